@@ -1,0 +1,69 @@
+"""Shared test helpers: the naive references compiled by numba, and random hands from fixed seeds."""
+
+import importlib.util
+import inspect
+from pathlib import Path
+
+import numba
+import numpy as np
+import pytest
+
+from kernels.tiles import N_KINDS
+
+NAIVE_PATH = Path(__file__).with_name("naive.py")
+
+
+def _compiled_naive():
+    """A second copy of tests/naive.py with every function compiled by numba (the same source)."""
+    spec = importlib.util.spec_from_file_location("naive_compiled", NAIVE_PATH)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    for name, function in inspect.getmembers(module, inspect.isfunction):
+        if function.__module__ == module.__name__:
+            setattr(module, name, numba.njit(function))
+    return module
+
+
+@pytest.fixture(scope="session")
+def compiled_naive():
+    return _compiled_naive()
+
+
+def random_hands(rng, n_hands, kinds, n_tiles):
+    """Uniform random hands of `n_tiles` drawn without replacement from four copies of each of `kinds`."""
+    wall = np.repeat(np.asarray(kinds), 4)
+    keys = rng.random((n_hands, wall.size))
+    drawn = wall[np.argpartition(keys, n_tiles, axis=1)[:, :n_tiles]]
+    hands = np.zeros((n_hands, N_KINDS), np.int8)
+    for column in range(n_tiles):
+        np.add.at(hands, (np.arange(n_hands), drawn[:, column]), 1)
+    return hands
+
+
+def near_complete_hands(rng, n_hands, kinds, n_melds, n_tiles):
+    """Hands close to complete: a random complete shape of 4 - n_melds sets and a pair (four copies at
+    most), then tiles swapped for random ones and trimmed to `n_tiles`, so ready and one-away hands are common."""
+    kinds = np.asarray(kinds)
+    suited = kinds[kinds < 27]
+    chow_starts = suited[(suited % 9 <= 6) & np.isin(suited + 1, kinds) & np.isin(suited + 2, kinds)]
+    hands = np.zeros((n_hands, N_KINDS), np.int8)
+    for hand in hands:
+        while True:
+            hand[:] = 0
+            for _ in range(4 - n_melds):
+                if chow_starts.size and rng.random() < 0.5:
+                    start = rng.choice(chow_starts)
+                    hand[start : start + 3] += 1
+                else:
+                    hand[rng.choice(kinds)] += 3
+            hand[rng.choice(kinds)] += 2
+            if hand.max() <= 4:
+                break
+        for _ in range(rng.integers(0, 3)):
+            held = np.flatnonzero(hand)
+            hand[rng.choice(held)] -= 1
+            free = kinds[hand[kinds] < 4]
+            hand[rng.choice(free)] += 1
+        while hand.sum() > n_tiles:
+            hand[rng.choice(np.flatnonzero(hand))] -= 1
+    return hands

@@ -1,0 +1,193 @@
+"""Slow, obviously correct twins of the kernels, written for clarity; the tests compare the kernels to them.
+
+Written in the subset of Python that numba also compiles, so the tests can run them over hundreds of
+thousands of hands (``numba.njit(function)`` compiles the very same code; nothing here is cached).
+"""
+
+import numpy as np
+
+N_KINDS = 34
+BIG = 1000
+
+
+def is_complete_standard(counts, n_sets):
+    """Try every pair; the rest must split into exactly `n_sets` pungs and chows."""
+    for pair_kind in range(N_KINDS):
+        if counts[pair_kind] >= 2:
+            rest = counts.copy()
+            rest[pair_kind] -= 2
+            if _all_sets(rest, n_sets):
+                return True
+    return False
+
+
+def _all_sets(counts, n_sets):
+    """Can `counts` be split into exactly `n_sets` pungs and chows? (consumes `counts`)
+
+    Walk the kinds upwards. The tiles of the lowest kind left can only be covered by pungs of it and
+    chows starting at it. Three chows starting there hold the same tiles as three pungs (of it and the
+    next two kinds), so taking a pung whenever three are held loses nothing; the rest must start chows.
+    """
+    sets = 0
+    for kind in range(N_KINDS):
+        if counts[kind] >= 3:
+            counts[kind] -= 3
+            sets += 1
+        chows = counts[kind]
+        if chows == 0:
+            continue
+        if kind >= 27 or kind % 9 > 6 or counts[kind + 1] < chows or counts[kind + 2] < chows:
+            return False
+        counts[kind] = 0
+        counts[kind + 1] -= chows
+        counts[kind + 2] -= chows
+        sets += chows
+    return sets == n_sets
+
+
+def is_complete_seven_pairs(counts):
+    """Seven pairs, a four-of-a-kind counting as two pairs: every count even, 14 tiles."""
+    for kind in range(N_KINDS):
+        if counts[kind] % 2 == 1:
+            return False
+    return counts.sum() == 14
+
+
+def standard_distance(counts, n_sets):
+    """Fewest tiles to add so the hand contains `n_sets` sets and a pair, at most 4 copies of a kind."""
+    return standard_distances(counts)[n_sets]
+
+
+def standard_distances(counts, max_copies=4):
+    """[fewest tiles to add so the hand contains `sets` sets and a pair, for sets = 0..4].
+
+    A target holds at most `max_copies` of a kind (4 in the game; more only to explain other calculators).
+
+    A dynamic programme over the kinds in order. The state is how many chows were started at the
+    previous kind and the one before (they still need this kind), the sets chosen so far and whether
+    the pair is chosen. At each kind choose a pung or not, the pair or not, and a number of chows to
+    start; the target count of the kind is what those choices use, capped at 4, and the cost is the
+    part of it the hand lacks.
+    """
+    # best[started_previous, started_two_back, sets, pair]
+    best = np.full((5, 5, 5, 2), BIG, np.int64)
+    best[0, 0, 0, 0] = 0
+    for kind in range(N_KINDS):
+        suited = kind < 27
+        rank = kind % 9 if suited else 0
+        next_best = np.full((5, 5, 5, 2), BIG, np.int64)
+        for previous in range(5):
+            for two_back in range(5):
+                for sets in range(5):
+                    for pair in range(2):
+                        cost_so_far = best[previous, two_back, sets, pair]
+                        if cost_so_far >= BIG:
+                            continue
+                        # Chows started two kinds back end here; they must not run off the suit.
+                        for start in range(5):
+                            if start > 0 and (not suited or rank > 6):
+                                break
+                            for pung in range(2):
+                                for take_pair in range(2 - pair):
+                                    new_sets = sets + start + pung
+                                    if new_sets > 4:
+                                        continue
+                                    used = previous + two_back + start + 3 * pung + 2 * take_pair
+                                    if used > max_copies:
+                                        continue
+                                    cost = cost_so_far + max(0, used - counts[kind])
+                                    if cost < next_best[start, previous, new_sets, pair + take_pair]:
+                                        next_best[start, previous, new_sets, pair + take_pair] = cost
+        # Chows still open at the end of a suit cannot be finished: drop those states.
+        if suited and rank >= 7:
+            for previous in range(5):
+                for two_back in range(5):
+                    if (rank == 7 and previous > 0) or (rank == 8 and (previous > 0 or two_back > 0)):
+                        next_best[previous, two_back, :, :] = BIG
+        best = next_best
+    return best[0, 0, :, 1].copy()
+
+
+def seven_pairs_distance(counts):
+    """Fewest tiles to add for seven pairs: choose each kind's target among 0, 2 and 4 copies."""
+    # best[pairs] over the kinds seen so far
+    best = np.full(8, BIG, np.int64)
+    best[0] = 0
+    for kind in range(N_KINDS):
+        next_best = np.full(8, BIG, np.int64)
+        for pairs in range(8):
+            if best[pairs] >= BIG:
+                continue
+            for take in range(3):
+                if pairs + take > 7:
+                    continue
+                cost = best[pairs] + max(0, 2 * take - counts[kind])
+                if cost < next_best[pairs + take]:
+                    next_best[pairs + take] = cost
+        best = next_best
+    return best[7]
+
+
+def shanten(counts, n_melds):
+    """(best, standard, seven pairs) shanten; seven pairs is 99 (unreachable) with melds."""
+    standard = standard_distance(counts, 4 - n_melds) - 1
+    seven = seven_pairs_distance(counts) - 1 if n_melds == 0 else 99
+    return min(standard, seven), standard, seven
+
+
+def is_complete(counts, n_melds):
+    if counts.sum() + 3 * n_melds != 14:
+        return False
+    return is_complete_standard(counts, 4 - n_melds) or (n_melds == 0 and is_complete_seven_pairs(counts))
+
+
+def waits(counts, n_melds):
+    """Kinds whose addition completes the hand, never a fifth copy."""
+    result = np.zeros(N_KINDS, np.bool_)
+    for kind in range(N_KINDS):
+        if counts[kind] < 4:
+            counts[kind] += 1
+            result[kind] = is_complete(counts, n_melds)
+            counts[kind] -= 1
+    return result
+
+
+def ukeire(counts, n_melds, live):
+    """Live copies of the kinds whose draw lowers the shanten of a 13-tile (less 3 per meld) hand."""
+    before = shanten(counts, n_melds)[0]
+    total = 0
+    for kind in range(N_KINDS):
+        if counts[kind] < 4 and live[kind] > 0:
+            counts[kind] += 1
+            if shanten(counts, n_melds)[0] < before:
+                total += live[kind]
+            counts[kind] -= 1
+    return total
+
+
+# Batch loops, so the compiled copy runs whole arrays without a Python call per hand.
+
+
+def standard_distances_many(hands, out):
+    for hand in range(hands.shape[0]):
+        out[hand, :] = standard_distances(hands[hand])
+
+
+def seven_pairs_distance_many(hands, out):
+    for hand in range(hands.shape[0]):
+        out[hand] = seven_pairs_distance(hands[hand])
+
+
+def is_complete_many(hands, n_melds, out):
+    for hand in range(hands.shape[0]):
+        out[hand] = is_complete(hands[hand], n_melds[hand])
+
+
+def waits_many(hands, n_melds, out):
+    for hand in range(hands.shape[0]):
+        out[hand, :] = waits(hands[hand].copy(), n_melds[hand])
+
+
+def ukeire_many(hands, n_melds, live, out):
+    for hand in range(hands.shape[0]):
+        out[hand] = ukeire(hands[hand].copy(), n_melds[hand], live[hand])
