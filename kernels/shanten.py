@@ -33,66 +33,64 @@ class InvalidHandError(ValueError):
 # ---------------------------------------------------------------------------------------------- kernels
 
 
-@njit(cache=True)
-def _table_index(counts, start, n_ranks):
+@njit(cache=True, inline="always")
+def _index_and_tally(counts, start, n_ranks):
+    """(table index, pairs, singles) of one group of kinds, read in one pass.
+
+    The index reads the counts as a base-5 number, rank r as digit r; pairs and singles feed seven
+    pairs, where a four-of-a-kind is two pairs and a three-of-a-kind a pair and a single.
+    """
     index = 0
     scale = 1
+    pairs = 0
+    singles = 0
     for rank in range(n_ranks):
-        index += counts[start + rank] * scale
+        count = counts[start + rank]
+        index += count * scale
         scale *= 5
-    return index
+        pairs += count >> 1
+        singles += count & 1
+    return index, pairs, singles
 
 
-@njit(cache=True)
-def _combine(first, second, n_sets, out):
-    """out[2*sets+pairs] = cheapest way two groups of kinds together hold `sets` sets and `pairs` pairs."""
+# A group's costs are addressed as (table, row): a row of the suit or honour table, or of a 2-D scratch
+# array holding groups already combined. Indexing tables directly, rather than slicing row views, keeps
+# the hot loops free of reference counting.
+
+
+@njit(cache=True, inline="always")
+def _combine(table_a, row_a, table_b, row_b, n_sets, out, out_row):
+    """out[out_row, 2*sets+pairs] = cheapest way two groups together hold `sets` sets and `pairs` pairs."""
     for sets in range(n_sets + 1):
         for pairs in range(2):
             best = _BIG
-            for sets_first in range(sets + 1):
-                for pairs_first in range(pairs + 1):
-                    cost = first[2 * sets_first + pairs_first] + second[2 * (sets - sets_first) + pairs - pairs_first]
+            for sets_a in range(sets + 1):
+                for pairs_a in range(pairs + 1):
+                    cost = table_a[row_a, 2 * sets_a + pairs_a] + table_b[row_b, 2 * (sets - sets_a) + pairs - pairs_a]
                     if cost < best:
                         best = cost
-            out[2 * sets + pairs] = best
+            out[out_row, 2 * sets + pairs] = best
 
 
-@njit(cache=True)
-def _split_cost(first, second, n_sets):
-    """Cheapest way two groups of kinds together hold `n_sets` sets and one pair."""
+@njit(cache=True, inline="always")
+def _split_cost(table_a, row_a, table_b, row_b, n_sets):
+    """Cheapest way two groups together hold `n_sets` sets and one pair."""
     best = _BIG
-    for sets_first in range(n_sets + 1):
-        column = 2 * (n_sets - sets_first)
-        cost = first[2 * sets_first] + second[column + 1]
+    for sets_a in range(n_sets + 1):
+        column_b = 2 * (n_sets - sets_a)
+        cost = table_a[row_a, 2 * sets_a] + table_b[row_b, column_b + 1]
         if cost < best:
             best = cost
-        cost = first[2 * sets_first + 1] + second[column]
+        cost = table_a[row_a, 2 * sets_a + 1] + table_b[row_b, column_b]
         if cost < best:
             best = cost
     return best
 
 
-@njit(cache=True)
-def _four_group_distance(man_row, pin_row, sou_row, honor_row, n_sets, scratch):
-    """Standard-form distance from the four groups' table rows; scratch holds at least 20 int16."""
-    _combine(man_row, pin_row, n_sets, scratch[0:10])
-    _combine(sou_row, honor_row, n_sets, scratch[10:20])
-    return _split_cost(scratch[0:10], scratch[10:20], n_sets)
+MAN_PIN, SOU_HONOR = 4, 5  # scratch rows; rows 0-3 hold "the other three groups" of each group
 
 
-@njit(cache=True)
-def _standard_distance(counts, n_melds, suit, honors, wan_honours_only, scratch):
-    n_sets = MAX_SETS - n_melds
-    man_row = suit[_table_index(counts, 0, 9)]
-    honor_row = honors[_table_index(counts, HONOR_START, 7)]
-    if wan_honours_only:
-        return _split_cost(man_row, honor_row, n_sets)
-    pin_row = suit[_table_index(counts, PIN_START, 9)]
-    sou_row = suit[_table_index(counts, SOU_START, 9)]
-    return _four_group_distance(man_row, pin_row, sou_row, honor_row, n_sets, scratch)
-
-
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _seven_pairs_from_tally(pairs, singles):
     needed = 7 - pairs
     if needed <= 0:
@@ -102,52 +100,60 @@ def _seven_pairs_from_tally(pairs, singles):
     return singles + 2 * (needed - singles)
 
 
-@njit(cache=True)
-def _pair_tally(counts, wan_honours_only):
-    """(pairs, singles): a four-of-a-kind is two pairs, a three-of-a-kind a pair and a single."""
-    pairs = 0
-    singles = 0
-    for kind in range(PIN_START if wan_honours_only else HONOR_START):
-        pairs += counts[kind] >> 1
-        singles += counts[kind] & 1
-    for kind in range(HONOR_START, N_KINDS):
-        pairs += counts[kind] >> 1
-        singles += counts[kind] & 1
-    return pairs, singles
-
-
-@njit(cache=True)
-def _seven_pairs_distance(counts, n_melds, wan_honours_only):
-    if n_melds > 0:
-        return UNREACHABLE + 1
-    pairs, singles = _pair_tally(counts, wan_honours_only)
-    return _seven_pairs_from_tally(pairs, singles)
+@njit(cache=True, inline="always")
+def _hand_shanten(counts, melds, suit, honors, form, wan_honours_only, scratch):
+    n_sets = MAX_SETS - melds
+    man, pairs, singles = _index_and_tally(counts, 0, 9)
+    honor, honor_pairs, honor_singles = _index_and_tally(counts, HONOR_START, 7)
+    pairs += honor_pairs
+    singles += honor_singles
+    if wan_honours_only:
+        standard = _split_cost(suit, man, honors, honor, n_sets)
+    else:
+        pin, pin_pairs, pin_singles = _index_and_tally(counts, PIN_START, 9)
+        sou, sou_pairs, sou_singles = _index_and_tally(counts, SOU_START, 9)
+        pairs += pin_pairs + sou_pairs
+        singles += pin_singles + sou_singles
+        _combine(suit, man, suit, pin, n_sets, scratch, MAN_PIN)
+        _combine(suit, sou, honors, honor, n_sets, scratch, SOU_HONOR)
+        standard = _split_cost(scratch, MAN_PIN, scratch, SOU_HONOR, n_sets)
+    if form == 2:
+        standard = _BIG
+    seven = _BIG
+    if melds == 0 and form != 1:
+        seven = _seven_pairs_from_tally(pairs, singles)
+    return min(standard, seven) - 1
 
 
 @njit(cache=True)
 def _shanten_many(counts, n_melds, suit, honors, form, wan_honours_only, out):
-    scratch = np.empty(20, np.int16)
-    for hand in range(counts.shape[0]):
-        standard = _BIG
-        if form != 2:
-            standard = _standard_distance(counts[hand], n_melds[hand], suit, honors, wan_honours_only, scratch)
-        seven = _BIG
-        if form != 1:
-            seven = _seven_pairs_distance(counts[hand], n_melds[hand], wan_honours_only)
-        out[hand] = min(standard, seven) - 1
+    scratch = np.empty((6, 10), np.int16)
+    # Loops with a literal tile-set flag, so the test is decided at compile time, not per hand.
+    # A literal 0 melds also lets LLVM unroll the split loops for the common concealed hand.
+    if wan_honours_only:
+        for hand in range(counts.shape[0]):
+            if n_melds[hand] == 0:
+                out[hand] = _hand_shanten(counts[hand], 0, suit, honors, form, True, scratch)
+            else:
+                out[hand] = _hand_shanten(counts[hand], n_melds[hand], suit, honors, form, True, scratch)
+    else:
+        for hand in range(counts.shape[0]):
+            if n_melds[hand] == 0:
+                out[hand] = _hand_shanten(counts[hand], 0, suit, honors, form, False, scratch)
+            else:
+                out[hand] = _hand_shanten(counts[hand], n_melds[hand], suit, honors, form, False, scratch)
 
 
 @njit(cache=True)
-def _combine_others(man_row, pin_row, sou_row, honor_row, n_sets, scratch):
-    """scratch[10*group:10*group+10] = the other three groups combined; returns the hand's distance."""
-    man_pin, sou_honor = scratch[40:50], scratch[50:60]
-    _combine(man_row, pin_row, n_sets, man_pin)
-    _combine(sou_row, honor_row, n_sets, sou_honor)
-    _combine(pin_row, sou_honor, n_sets, scratch[0:10])
-    _combine(man_row, sou_honor, n_sets, scratch[10:20])
-    _combine(man_pin, honor_row, n_sets, scratch[20:30])
-    _combine(man_pin, sou_row, n_sets, scratch[30:40])
-    return _split_cost(man_pin, sou_honor, n_sets)
+def _combine_others(suit, honors, man, pin, sou, honor, n_sets, scratch):
+    """scratch[group] = the three groups other than `group`, combined; returns the hand's distance."""
+    _combine(suit, man, suit, pin, n_sets, scratch, MAN_PIN)
+    _combine(suit, sou, honors, honor, n_sets, scratch, SOU_HONOR)
+    _combine(suit, pin, scratch, SOU_HONOR, n_sets, scratch, 0)
+    _combine(suit, man, scratch, SOU_HONOR, n_sets, scratch, 1)
+    _combine(scratch, MAN_PIN, honors, honor, n_sets, scratch, 2)
+    _combine(scratch, MAN_PIN, suit, sou, n_sets, scratch, 3)
+    return _split_cost(scratch, MAN_PIN, scratch, SOU_HONOR, n_sets)
 
 
 @njit(cache=True)
@@ -156,27 +162,25 @@ def _distances_after_draw(counts, n_melds, candidates, suit, honors, scratch, di
 
     Kinds held four times and other kinds get _BIG. Returns the best distance of the hand as it is.
     Only the drawn tile's group (万, 筒, 条, honours) changes, so the other three groups are combined
-    once per group, and each candidate costs one table row and one split. `scratch`: 60 int16.
+    once per group, and each candidate costs one table row and one split. `scratch`: int16 (6, 10).
     """
     n_sets = MAX_SETS - n_melds
-    rows = (
-        _table_index(counts, 0, 9),
-        _table_index(counts, PIN_START, 9),
-        _table_index(counts, SOU_START, 9),
-        _table_index(counts, HONOR_START, 7),
-    )
-    only_man_and_honours = rows[1] == 0 and rows[2] == 0
-    man_row, pin_row, sou_row, honor_row = suit[rows[0]], suit[rows[1]], suit[rows[2]], honors[rows[3]]
-    others = scratch[0:40]  # others[10*group:10*group+10]: the three groups other than `group`, combined
+    man, pairs, singles = _index_and_tally(counts, 0, 9)
+    pin, pin_pairs, pin_singles = _index_and_tally(counts, PIN_START, 9)
+    sou, sou_pairs, sou_singles = _index_and_tally(counts, SOU_START, 9)
+    honor, honor_pairs, honor_singles = _index_and_tally(counts, HONOR_START, 7)
+    pairs += pin_pairs + sou_pairs + honor_pairs
+    singles += pin_singles + sou_singles + honor_singles
+    rows = (man, pin, sou, honor)
+    only_man_and_honours = pin == 0 and sou == 0
     others_ready = False
     if only_man_and_honours:
-        base = _split_cost(man_row, honor_row, n_sets)
+        base = _split_cost(suit, man, honors, honor, n_sets)
     else:
         others_ready = True
-        base = _combine_others(man_row, pin_row, sou_row, honor_row, n_sets, scratch)
+        base = _combine_others(suit, honors, man, pin, sou, honor, n_sets, scratch)
 
     seven_allowed = n_melds == 0
-    pairs, singles = _pair_tally(counts, False)
     if seven_allowed:
         base = min(base, _seven_pairs_from_tally(pairs, singles))
 
@@ -189,17 +193,19 @@ def _distances_after_draw(counts, n_melds, candidates, suit, honors, scratch, di
         scale = 1
         for _ in range(kind - 9 * group):
             scale *= 5
-        table = honors if group == 3 else suit
-        new_row = table[rows[group] + scale]
+        new_row = rows[group] + scale
         if only_man_and_honours and group == 0:
-            distance = _split_cost(new_row, honor_row, n_sets)
+            distance = _split_cost(suit, new_row, honors, honor, n_sets)
         elif only_man_and_honours and group == 3:
-            distance = _split_cost(man_row, new_row, n_sets)
+            distance = _split_cost(suit, man, honors, new_row, n_sets)
         else:
             if not others_ready:
                 others_ready = True
-                _combine_others(man_row, pin_row, sou_row, honor_row, n_sets, scratch)
-            distance = _split_cost(new_row, others[10 * group : 10 * group + 10], n_sets)
+                _combine_others(suit, honors, man, pin, sou, honor, n_sets, scratch)
+            if group == 3:
+                distance = _split_cost(honors, new_row, scratch, group, n_sets)
+            else:
+                distance = _split_cost(suit, new_row, scratch, group, n_sets)
         if seven_allowed:
             if count & 1:
                 distance = min(distance, _seven_pairs_from_tally(pairs + 1, singles - 1))
@@ -225,7 +231,7 @@ def _may_complete(counts, candidates):
 
 @njit(cache=True)
 def _waits_many(counts, n_melds, suit, honors, out):
-    scratch = np.empty(60, np.int16)
+    scratch = np.empty((6, 10), np.int16)
     distances = np.empty(N_KINDS, np.int64)
     candidates = np.empty(N_KINDS, np.int8)
     for hand in range(counts.shape[0]):
@@ -249,7 +255,7 @@ def _ukeire_one(counts, n_melds, live, suit, honors, scratch, distances):
 @njit(cache=True)
 def _discard_options(counts, n_melds, live, suit, honors, out_shanten, out_ukeire):
     """For a hand of 3k+2 tiles: shanten and ukeire after discarding each kind held (_BIG elsewhere)."""
-    scratch = np.empty(60, np.int16)
+    scratch = np.empty((6, 10), np.int16)
     distances = np.empty(N_KINDS, np.int64)
     hand = counts.copy()
     for kind in range(N_KINDS):
@@ -266,7 +272,7 @@ def _discard_options(counts, n_melds, live, suit, honors, out_shanten, out_ukeir
 
 @njit(cache=True)
 def _ukeire_many(counts, n_melds, live, suit, honors, out):
-    scratch = np.empty(60, np.int16)
+    scratch = np.empty((6, 10), np.int16)
     distances = np.empty(N_KINDS, np.int64)
     after_shanten = np.empty(N_KINDS, np.int64)
     after_ukeire = np.empty(N_KINDS, np.int64)
@@ -411,7 +417,7 @@ def improving_draws(counts, n_melds=0, visible=None, tile_set=TILE_SET_ALL):
     live = _live(hands, visible, tile_set)
     suit, honors = load_tables()
     distances = np.empty(N_KINDS, np.int64)
-    base = _distances_after_draw(hands[0], melds[0], live[0], suit, honors, np.empty(60, np.int16), distances)
+    base = _distances_after_draw(hands[0], melds[0], live[0], suit, honors, np.empty((6, 10), np.int16), distances)
     return {int(kind): int(live[0, kind]) for kind in range(N_KINDS) if distances[kind] < base and live[0, kind] > 0}
 
 

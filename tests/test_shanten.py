@@ -12,7 +12,7 @@ import pytest
 
 import kernels
 from conftest import near_complete_hands, random_hands
-from kernels.shanten import _seven_pairs_distance, _standard_distance
+from kernels.shanten import _hand_shanten
 from kernels.tiles import HONOR_START, N_KINDS, TILE_SET_ALL, TILE_SET_WAN_HONOURS
 
 WAN_HONOURS = np.r_[0:9, HONOR_START:N_KINDS]
@@ -38,11 +38,11 @@ def honour_hands():
 
 @numba.njit
 def _kernel_distances(hands, suit, honors, wan_honours_only, out):
-    scratch = np.empty(20, np.int16)
+    scratch = np.empty((6, 10), np.int16)
     for hand in range(hands.shape[0]):
         for n_melds in range(5):
-            out[hand, 4 - n_melds] = _standard_distance(hands[hand], n_melds, suit, honors, wan_honours_only, scratch)
-        out[hand, 5] = _seven_pairs_distance(hands[hand], 0, wan_honours_only)
+            out[hand, 4 - n_melds] = _hand_shanten(hands[hand], n_melds, suit, honors, 1, wan_honours_only, scratch) + 1
+        out[hand, 5] = _hand_shanten(hands[hand], 0, suit, honors, 2, wan_honours_only, scratch) + 1
 
 
 def kernel_distances(hands, wan_honours_only=False):
