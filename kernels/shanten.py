@@ -120,8 +120,8 @@ def _hand_shanten(counts, melds, suit, honors, form, wan_honours_only, scratch):
     if form == 2:
         standard = _BIG
     seven = _BIG
-    if melds == 0 and form != 1:
-        seven = _seven_pairs_from_tally(pairs, singles)
+    if form != 1:
+        seven = _seven_pairs_from_tally(pairs, singles) if melds == 0 else UNREACHABLE + 1
     return min(standard, seven) - 1
 
 
