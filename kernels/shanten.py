@@ -298,8 +298,32 @@ class Shanten(NamedTuple):
     seven_pairs: int  # UNREACHABLE when the hand has melds
 
 
+@njit(cache=True)
+def _check_hands(hands, melds, size_a, size_b):
+    """(problem, hand, kind, 万+honours only): problem 0 = fine, 1 = a count outside 0-4, 2 = a meld
+    number outside 0-4, 3 = a size other than size_a or size_b (tiles + 3 per meld)."""
+    wan_honours_only = True
+    for hand in range(hands.shape[0]):
+        if melds[hand] < 0 or melds[hand] > MAX_SETS:
+            return 2, hand, 0, False
+        total = 3 * np.int64(melds[hand])
+        for kind in range(N_KINDS):
+            count = hands[hand, kind]
+            if count < 0 or count > 4:
+                return 1, hand, kind, False
+            total += count
+            if count > 0 and PIN_START <= kind < HONOR_START:
+                wan_honours_only = False
+        if total != size_a and total != size_b:
+            return 3, hand, 0, False
+    return 0, 0, 0, wan_honours_only
+
+
 def _hands(counts, sizes=(13, 14), n_melds=0):
-    """Validate `counts` as (N, 34) hands of the given sizes (tiles + 3 per meld); returns int8 arrays."""
+    """Validate `counts` as (N, 34) hands of the given sizes (tiles + 3 per meld).
+
+    Returns (hands as int8, melds as int8, whether every hand holds only 万 and honours).
+    """
     array = np.asarray(counts)
     if array.ndim == 1:
         array = array[np.newaxis, :]
@@ -307,25 +331,21 @@ def _hands(counts, sizes=(13, 14), n_melds=0):
         raise InvalidHandError(f"hands must be an (N, {N_KINDS}) array of tile counts, got shape {np.shape(counts)}")
     if not np.issubdtype(array.dtype, np.integer):
         raise InvalidHandError(f"tile counts must be integers, got {array.dtype}")
-    melds = np.broadcast_to(np.asarray(n_melds), (array.shape[0],))
-    if not np.issubdtype(melds.dtype, np.integer) or melds.size and (melds.min() < 0 or melds.max() > MAX_SETS):
-        raise InvalidHandError(f"the number of melds must be an integer from 0 to {MAX_SETS}")
-    if array.size and (array.min() < 0 or array.max() > 4):
-        hand, kind = np.argwhere((array < 0) | (array > 4))[0]
+    melds = np.asarray(n_melds)
+    if not np.issubdtype(melds.dtype, np.integer) or melds.ndim > 1 or (melds.ndim == 1 and melds.size != array.shape[0]):
+        raise InvalidHandError(f"the number of melds must be one integer or one per hand")
+    melds = np.broadcast_to(melds, (array.shape[0],))
+    problem, hand, kind, wan_honours_only = _check_hands(array, melds, sizes[0], sizes[-1])
+    if problem == 1:
         raise InvalidHandError(f"hand {hand} holds {array[hand, kind]} copies of kind {kind}; a kind has 0 to 4 copies")
-    equivalent = array.sum(axis=1, dtype=np.int64) + 3 * melds
-    wrong = ~np.isin(equivalent, sizes)
-    if wrong.any():
-        hand = int(np.argmax(wrong))
+    if problem == 2:
+        raise InvalidHandError(f"hand {hand} has {melds[hand]} melds; the number of melds runs from 0 to {MAX_SETS}")
+    if problem == 3:
         raise InvalidHandError(
             f"hand {hand} holds {array[hand].sum()} tiles with {melds[hand]} melds; "
             f"it must hold {' or '.join(map(str, sizes))} tiles less 3 for each meld"
         )
-    return np.ascontiguousarray(array, dtype=np.int8), np.ascontiguousarray(melds, dtype=np.int8)
-
-
-def _wan_honours_only(hands):
-    return not hands[:, PIN_START:HONOR_START].any()
+    return np.ascontiguousarray(array, dtype=np.int8), np.ascontiguousarray(melds, dtype=np.int8), wan_honours_only
 
 
 def _live(hands, visible, tile_set):
@@ -346,31 +366,31 @@ def shanten_many(counts, n_melds=0, form="best"):
     """
     if form not in FORMS:
         raise InvalidHandError(f"unknown form {form!r}; choose one of {', '.join(FORMS)}")
-    hands, melds = _hands(counts, n_melds=n_melds)
+    hands, melds, wan_honours_only = _hands(counts, n_melds=n_melds)
     suit, honors = load_tables()
     out = np.empty(hands.shape[0], np.int8)
-    _shanten_many(hands, melds, suit, honors, FORMS[form], _wan_honours_only(hands), out)
+    _shanten_many(hands, melds, suit, honors, FORMS[form], wan_honours_only, out)
     return out
 
 
 def shanten_forms(counts, n_melds=0) -> Shanten:
     """Shanten of one hand (length-34 counts): best, standard form and seven pairs."""
-    hands, melds = _hands(counts, n_melds=n_melds)
+    hands, melds, wan_honours_only = _hands(counts, n_melds=n_melds)
     suit, honors = load_tables()
     out = np.empty(1, np.int8)
     values = []
     for form in (0, 1, 2):
-        _shanten_many(hands, melds, suit, honors, form, _wan_honours_only(hands), out)
+        _shanten_many(hands, melds, suit, honors, form, wan_honours_only, out)
         values.append(int(out[0]))
     return Shanten(values[0], values[1], values[2] if melds[0] == 0 else UNREACHABLE)
 
 
 def is_complete_many(counts, n_melds=0):
     """Whether each hand of 14 tiles (less 3 per meld) is complete, standard form or seven pairs."""
-    hands, melds = _hands(counts, sizes=(14,), n_melds=n_melds)
+    hands, melds, wan_honours_only = _hands(counts, sizes=(14,), n_melds=n_melds)
     suit, honors = load_tables()
     out = np.empty(hands.shape[0], np.int8)
-    _shanten_many(hands, melds, suit, honors, 0, _wan_honours_only(hands), out)
+    _shanten_many(hands, melds, suit, honors, 0, wan_honours_only, out)
     return out == -1
 
 
@@ -379,7 +399,7 @@ def waits_many(counts, n_melds=0):
 
     A kind the hand already holds four of is never a wait.
     """
-    hands, melds = _hands(counts, sizes=(13,), n_melds=n_melds)
+    hands, melds, wan_honours_only = _hands(counts, sizes=(13,), n_melds=n_melds)
     suit, honors = load_tables()
     out = np.empty(hands.shape, np.bool_)
     _waits_many(hands, melds, suit, honors, out)
@@ -399,7 +419,7 @@ def ukeire_many(counts, n_melds=0, visible=None, tile_set=TILE_SET_ALL):
     A 13-tile hand counts its draws directly; a 14-tile hand counts them after its best discard (the
     largest ukeire among the discards that keep the lowest shanten).
     """
-    hands, melds = _hands(counts, n_melds=n_melds)
+    hands, melds, wan_honours_only = _hands(counts, n_melds=n_melds)
     live = _live(hands, visible, tile_set)
     suit, honors = load_tables()
     out = np.empty(hands.shape[0], np.int64)
@@ -413,7 +433,7 @@ def ukeire(counts, n_melds=0, visible=None, tile_set=TILE_SET_ALL) -> int:
 
 def improving_draws(counts, n_melds=0, visible=None, tile_set=TILE_SET_ALL):
     """For one hand of 13 tiles (less 3 per meld): {kind: live copies} of the draws that lower its shanten."""
-    hands, melds = _hands(counts, sizes=(13,), n_melds=n_melds)
+    hands, melds, wan_honours_only = _hands(counts, sizes=(13,), n_melds=n_melds)
     live = _live(hands, visible, tile_set)
     suit, honors = load_tables()
     distances = np.empty(N_KINDS, np.int64)
@@ -423,7 +443,7 @@ def improving_draws(counts, n_melds=0, visible=None, tile_set=TILE_SET_ALL):
 
 def discard_options(counts, n_melds=0, visible=None, tile_set=TILE_SET_ALL):
     """For one hand of 14 tiles (less 3 per meld): {kind: (shanten, ukeire)} after discarding each kind held."""
-    hands, melds = _hands(counts, sizes=(14,), n_melds=n_melds)
+    hands, melds, wan_honours_only = _hands(counts, sizes=(14,), n_melds=n_melds)
     live = _live(hands, visible, tile_set)
     suit, honors = load_tables()
     after_shanten = np.empty(N_KINDS, np.int64)

@@ -1,0 +1,1 @@
+"""Tables, statistics and economics computed from simulation output."""

@@ -1,0 +1,56 @@
+"""Writing result tables: Parquet files that carry their run's configuration, seed and versions.
+
+Files are written to a temporary name and renamed, so a failed or interrupted write never leaves a
+half-written table or damages the one already there.
+"""
+
+import json
+import os
+import platform
+import tempfile
+from importlib import metadata
+from pathlib import Path
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+VERSIONED_PACKAGES = ("mjsim", "numba", "numpy", "pandas", "pyarrow")
+
+
+def versions() -> dict:
+    found = {"python": platform.python_version()}
+    for package in VERSIONED_PACKAGES:
+        try:
+            found[package] = metadata.version(package)
+        except metadata.PackageNotFoundError:
+            found[package] = "not installed"
+    return found
+
+
+def write_table(frame: pd.DataFrame, path: Path, config: dict) -> Path:
+    """Write `frame` to `path` with schema metadata `mjsim.config` (JSON, the seed inside) and `mjsim.versions`."""
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    table = table.replace_schema_metadata(
+        {
+            **(table.schema.metadata or {}),
+            b"mjsim.config": json.dumps(config, sort_keys=True).encode(),
+            b"mjsim.versions": json.dumps(versions(), sort_keys=True).encode(),
+        }
+    )
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.close(handle)
+    try:
+        pq.write_table(table, temporary)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def read_metadata(path: Path) -> dict:
+    """The mjsim metadata of a table written by write_table."""
+    raw = pq.read_schema(path).metadata or {}
+    return {key.decode().removeprefix("mjsim."): json.loads(value) for key, value in raw.items() if key.startswith(b"mjsim.")}

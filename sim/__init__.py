@@ -1,0 +1,1 @@
+"""Rulesets, game engine, heuristics, runner and the `mjsim` command line."""

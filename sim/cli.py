@@ -1,0 +1,122 @@
+"""The `mjsim` command line: shanten, bench and demo.
+
+Every expected failure (bad notation, a missing file, a bad option value) ends in one `error:` line on
+stderr and exit status 2, never a traceback.
+"""
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+import kernels
+from kernels.tiles import TILE_SETS
+from sim.notation import NotationError, parse_hand, parse_tiles
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, help="mjsim: Monte Carlo simulator for two-player Chinese mahjong.")
+
+
+class UserError(Exception):
+    """A problem with what the user asked for, reported as one line."""
+
+
+def _tile_set(name: str):
+    if name not in TILE_SETS:
+        raise UserError(f"unknown tile set {name!r}; choose one of {', '.join(TILE_SETS)}")
+    return TILE_SETS[name]
+
+
+@app.command()
+def shanten(
+    hand: Annotated[Optional[str], typer.Argument(help="A hand in MPSZ notation, e.g. '123456789m1122z' or '45m66z (2222m) [6666m]'.")] = None,
+    batch: Annotated[Optional[Path], typer.Option(help="A JSONL file of {\"tiles\": \"<MPSZ>\"} lines; one JSON line out per line in.")] = None,
+    out: Annotated[Optional[Path], typer.Option(help="With --batch: write the output lines here instead of stdout.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    visible: Annotated[str, typer.Option(help="Tiles seen elsewhere (discards, the opponent's melds), e.g. '19m77z'; they are not live.")] = "",
+    tile_set: Annotated[str, typer.Option(help="Which tiles are in the wall: 'all' (136) or 'wan-honours' (万 and honours, 二人麻将).")] = "all",
+):
+    """Shanten (standard form, seven pairs, best), waits with copies left, and ukeire of a hand."""
+    from sim.hand_report import analyse, batch_line, format_report
+
+    copies = _tile_set(tile_set)
+    if (hand is None) == (batch is None):
+        raise UserError("give either a HAND or --batch FILE")
+    if batch is not None:
+        if not batch.is_file():
+            raise UserError(f"batch file not found: {batch}")
+        lines = batch.read_text(encoding="utf-8").splitlines()
+        outputs = [json.dumps(batch_line(line, number, copies), ensure_ascii=False) for number, line in enumerate(lines, 1)]
+        text = "".join(output + "\n" for output in outputs)
+        if out is None:
+            sys.stdout.write(text)
+        else:
+            out.write_text(text, encoding="utf-8")
+        return
+    seen = parse_tiles(visible) if visible.strip() else None
+    report = analyse(parse_hand(hand), visible=seen, tile_set=copies)
+    typer.echo(json.dumps(report, ensure_ascii=False) if as_json else format_report(report))
+
+
+@app.command()
+def bench(
+    hands: Annotated[int, typer.Option(help="Random hands per hand set.")] = 1_000_000,
+    reference_hands: Annotated[int, typer.Option(help="Hands given to each reference calculator.")] = 20_000,
+    seed: Annotated[int, typer.Option(help="Seed of the random hands.")] = 1,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
+):
+    """Rates of the shanten, waits and ukeire kernels, and of PyPI mahjong and PyMahjongGB on the same hands."""
+    from sim import benchmark
+    from sim.progress import progress_bar
+
+    if hands < 1 or reference_hands < 1 or reference_hands > hands:
+        raise UserError("--hands and --reference-hands must be positive, with --reference-hands at most --hands")
+    with progress_bar("benchmark", len(benchmark.HAND_SETS)) as advance:
+        results = benchmark.run(hands, reference_hands, min(20_000, hands), seed, progress=advance)
+    typer.echo(json.dumps(results, indent=2) if as_json else benchmark.format_results(results), nl=False)
+
+
+@app.command()
+def demo(
+    deals: Annotated[int, typer.Option(help="Number of deals.")] = 1_000_000,
+    seed: Annotated[int, typer.Option(help="Seed; deal i is a pure function of (seed, i).")] = 1,
+    out: Annotated[Path, typer.Option(help="Directory for the table.")] = Path("results/demo"),
+):
+    """Deal initial 二人麻将 hands and tabulate their shanten and ukeire (writes Parquet under results/)."""
+    from analysis.tables import write_table
+    from sim.demo import initial_shanten_table
+    from sim.progress import progress_bar
+
+    if deals < 1:
+        raise UserError("--deals must be positive")
+    if out.exists() and not out.is_dir():
+        raise UserError(f"--out {out} exists and is not a directory")
+    with progress_bar("dealing", deals) as advance:
+        table = initial_shanten_table(seed, deals, progress=advance)
+    config = {"command": "demo", "deals": deals, "seed": seed, "tile_set": "wan-honours"}
+    path = write_table(table, out / "initial_shanten.parquet", config)
+    typer.echo(table.to_string(index=False, float_format=lambda value: f"{value:.6f}"))
+    typer.echo(f"wrote {path}")
+
+
+def main() -> None:
+    try:
+        app(standalone_mode=False)
+    except (UserError, NotationError, kernels.InvalidHandError, OSError) as error:
+        typer.echo(f"error: {error}", err=True)
+        sys.exit(2)
+    except typer.Abort:
+        typer.echo("aborted", err=True)
+        sys.exit(130)
+    except Exception as error:  # click's usage errors arrive here with standalone_mode=False
+        import click
+
+        if isinstance(error, click.ClickException):
+            error.show()
+            sys.exit(error.exit_code)
+        raise
+
+
+if __name__ == "__main__":
+    main()

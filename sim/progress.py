@@ -1,0 +1,18 @@
+"""A progress bar on a terminal, nothing when output is piped or redirected."""
+
+import contextlib
+import sys
+
+
+@contextlib.contextmanager
+def progress_bar(description: str, total: int):
+    """Yields advance(n): a rich progress bar on a terminal's stderr, a no-op elsewhere."""
+    if not sys.stderr.isatty():
+        yield lambda amount=1: None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, transient=True) as progress:
+        task = progress.add_task(description, total=total)
+        yield lambda amount=1: progress.advance(task, amount)
