@@ -109,14 +109,13 @@ def main() -> None:
     except typer.Abort:
         typer.echo("aborted", err=True)
         sys.exit(130)
-    except Exception as error:  # click's usage errors arrive here with standalone_mode=False
-        import click
-
-        if isinstance(error, click.ClickException):
+    except Exception as error:
+        # With standalone_mode=False, usage errors (an unknown option, a bad integer) arrive here as
+        # exceptions that know how to show themselves; anything else is a bug and keeps its traceback.
+        if hasattr(error, "show") and hasattr(error, "exit_code"):
             error.show()
             sys.exit(error.exit_code)
         raise
-
 
 if __name__ == "__main__":
     main()

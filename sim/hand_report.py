@@ -98,7 +98,8 @@ def format_report(report: dict) -> str:
     if "discards" not in report:
         listed = ", ".join(f"{name} ×{copies}" for name, copies in report["ukeire_tiles"].items())
         kinds = len(report["ukeire_tiles"])
-        XX
+        tiles = "tile" if report["ukeire"] == 1 else "tiles"
+        lines.append(f"ukeire    {report['ukeire']} {tiles} in {kinds} kind{'s' if kinds != 1 else ''}: {listed or '-'}")
         return "\n".join(lines)
     lines.append(f"ukeire    {report['ukeire']} after the best discard")
     lines.append("discard   shanten  ukeire  waits")
