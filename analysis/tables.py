@@ -43,6 +43,7 @@ def write_table(frame: pd.DataFrame, path: Path, config: dict) -> Path:
     os.close(handle)
     try:
         pq.write_table(table, temporary)
+        os.chmod(temporary, 0o644)  # mkstemp creates 0600; results are meant to be shared
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
