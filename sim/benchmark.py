@@ -21,13 +21,15 @@ HAND_SETS = {
     "34 kinds 13": (np.arange(N_KINDS), 13),
     "34 kinds 14": (np.arange(N_KINDS), 14),
 }
-_GB_CODES = [f"W{r}" for r in range(1, 10)] + [f"B{r}" for r in range(1, 10)] + [f"T{r}" for r in range(1, 10)]
-_GB_CODES += [f"F{r}" for r in range(1, 5)] + [f"J{r}" for r in range(1, 4)]
+# PyMahjongGB's tile codes, indexed by kind
+# PyMahjongGB tile codes, indexed by kind
+GB_CODES = [f"W{r}" for r in range(1, 10)] + [f"B{r}" for r in range(1, 10)] + [f"T{r}" for r in range(1, 10)]
+GB_CODES += [f"F{r}" for r in range(1, 5)] + [f"J{r}" for r in range(1, 4)]
 
 
-def random_hands(seed: int, n_hands: int, kinds: np.ndarray, n_tiles: int) -> np.ndarray:
-    rng = np.random.default_rng(seed)
-    wall = np.repeat(kinds, 4)
+def random_hands(rng: np.random.Generator, n_hands: int, kinds: np.ndarray, n_tiles: int) -> np.ndarray:
+    """Uniform random hands of `n_tiles` drawn without replacement from four copies of each of `kinds`."""
+    wall = np.repeat(np.asarray(kinds), 4)
     drawn = wall[np.argpartition(rng.random((n_hands, wall.size)), n_tiles, axis=1)[:, :n_tiles]]
     hands = np.zeros((n_hands, N_KINDS), np.int8)
     for column in range(n_tiles):
@@ -66,7 +68,7 @@ def _reference_rates(hands: np.ndarray, n_tiles: int, standard: np.ndarray) -> d
     except ImportError:
         found["PyMahjongGB"] = None
     else:
-        as_codes = [tuple(_GB_CODES[kind] for kind in np.repeat(np.arange(N_KINDS), hand)) for hand in hands]
+        as_codes = [tuple(GB_CODES[kind] for kind in np.repeat(np.arange(N_KINDS), hand)) for hand in hands]
         answers = []
         rate = _rate(lambda: answers.append([RegularShanten(h)[0] for h in as_codes]), len(hands), 1)
         found["PyMahjongGB"] = {
@@ -82,7 +84,7 @@ def run(n_hands: int = 1_000_000, n_reference: int = 20_000, n_per_call: int = 2
     suit, honors = kernels.load_tables()
     results = {"n_hands": n_hands, "n_reference": n_reference, "seed": seed, "sets": {}}
     for set_index, (name, (kinds, n_tiles)) in enumerate(HAND_SETS.items()):
-        hands = random_hands(seed + set_index, n_hands, kinds, n_tiles)
+        hands = random_hands(np.random.default_rng(seed + set_index), n_hands, kinds, n_tiles)
         melds = np.zeros(n_hands, np.int8)
         wan_honours = not hands[:, 9:HONOR_START].any()
         out = np.empty(n_hands, np.int8)

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from kernels.tiles import N_KINDS
+from sim.benchmark import random_hands  # noqa: F401  (shared with the tests)
 
 NAIVE_PATH = Path(__file__).with_name("naive.py")
 
@@ -27,17 +28,6 @@ def _compiled_naive():
 @pytest.fixture(scope="session")
 def compiled_naive():
     return _compiled_naive()
-
-
-def random_hands(rng, n_hands, kinds, n_tiles):
-    """Uniform random hands of `n_tiles` drawn without replacement from four copies of each of `kinds`."""
-    wall = np.repeat(np.asarray(kinds), 4)
-    keys = rng.random((n_hands, wall.size))
-    drawn = wall[np.argpartition(keys, n_tiles, axis=1)[:, :n_tiles]]
-    hands = np.zeros((n_hands, N_KINDS), np.int8)
-    for column in range(n_tiles):
-        np.add.at(hands, (np.arange(n_hands), drawn[:, column]), 1)
-    return hands
 
 
 def near_complete_hands(rng, n_hands, kinds, n_melds, n_tiles):

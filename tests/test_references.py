@@ -14,9 +14,8 @@ from MahjongGB import RegularShanten
 import kernels
 from conftest import near_complete_hands, random_hands
 from kernels.tiles import HONOR_START, N_KINDS
+from sim.benchmark import GB_CODES
 
-GB_CODES = [f"W{r}" for r in range(1, 10)] + [f"B{r}" for r in range(1, 10)] + [f"T{r}" for r in range(1, 10)]
-GB_CODES += [f"F{r}" for r in range(1, 5)] + [f"J{r}" for r in range(1, 4)]
 WAN_HONOURS = np.r_[0:9, HONOR_START:N_KINDS]
 
 
