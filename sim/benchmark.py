@@ -22,7 +22,6 @@ HAND_SETS = {
     "34 kinds 14": (np.arange(N_KINDS), 14),
 }
 # PyMahjongGB's tile codes, indexed by kind
-# PyMahjongGB tile codes, indexed by kind
 GB_CODES = [f"W{r}" for r in range(1, 10)] + [f"B{r}" for r in range(1, 10)] + [f"T{r}" for r in range(1, 10)]
 GB_CODES += [f"F{r}" for r in range(1, 5)] + [f"J{r}" for r in range(1, 4)]
 
