@@ -333,7 +333,7 @@ def _hands(counts, sizes=(13, 14), n_melds=0):
         raise InvalidHandError(f"tile counts must be integers, got {array.dtype}")
     melds = np.asarray(n_melds)
     if not np.issubdtype(melds.dtype, np.integer) or melds.ndim > 1 or (melds.ndim == 1 and melds.size != array.shape[0]):
-        raise InvalidHandError(f"the number of melds must be one integer or one per hand")
+        raise InvalidHandError("the number of melds must be one integer or one per hand")
     melds = np.broadcast_to(melds, (array.shape[0],))
     problem, hand, kind, wan_honours_only = _check_hands(array, melds, sizes[0], sizes[-1])
     if problem == 1:
