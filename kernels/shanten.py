@@ -253,11 +253,12 @@ def _ukeire_one(counts, n_melds, live, suit, honors, scratch, distances):
 
 
 @njit(cache=True)
-def _discard_options(counts, n_melds, live, suit, honors, out_shanten, out_ukeire):
-    """For a hand of 3k+2 tiles: shanten and ukeire after discarding each kind held (_BIG elsewhere)."""
-    scratch = np.empty((6, 10), np.int16)
-    distances = np.empty(N_KINDS, np.int64)
-    hand = counts.copy()
+def _discard_options(counts, n_melds, live, suit, honors, scratch, distances, hand, out_shanten, out_ukeire):
+    """For a hand of 3k+2 tiles: shanten and ukeire after discarding each kind held (_BIG elsewhere).
+
+    `scratch`, `distances` and `hand` (34 counts) are work arrays, so a batch allocates them once.
+    """
+    hand[:] = counts
     for kind in range(N_KINDS):
         if hand[kind] == 0:
             out_shanten[kind] = _BIG
@@ -276,11 +277,14 @@ def _ukeire_many(counts, n_melds, live, suit, honors, out):
     distances = np.empty(N_KINDS, np.int64)
     after_shanten = np.empty(N_KINDS, np.int64)
     after_ukeire = np.empty(N_KINDS, np.int64)
+    work = np.empty(N_KINDS, counts.dtype)
     for hand in range(counts.shape[0]):
         if (counts[hand].sum() + 3 * n_melds[hand]) % 3 == 1:
             out[hand] = _ukeire_one(counts[hand], n_melds[hand], live[hand], suit, honors, scratch, distances)[1]
             continue
-        _discard_options(counts[hand], n_melds[hand], live[hand], suit, honors, after_shanten, after_ukeire)
+        _discard_options(
+            counts[hand], n_melds[hand], live[hand], suit, honors, scratch, distances, work, after_shanten, after_ukeire
+        )
         best_shanten = after_shanten.min()
         best = 0
         for kind in range(N_KINDS):
@@ -448,5 +452,6 @@ def discard_options(counts, n_melds=0, visible=None, tile_set=TILE_SET_ALL):
     suit, honors = load_tables()
     after_shanten = np.empty(N_KINDS, np.int64)
     after_ukeire = np.empty(N_KINDS, np.int64)
-    _discard_options(hands[0], melds[0], live[0], suit, honors, after_shanten, after_ukeire)
+    scratch, distances, work = np.empty((6, 10), np.int16), np.empty(N_KINDS, np.int64), np.empty(N_KINDS, np.int8)
+    _discard_options(hands[0], melds[0], live[0], suit, honors, scratch, distances, work, after_shanten, after_ukeire)
     return {int(kind): (int(after_shanten[kind]), int(after_ukeire[kind])) for kind in np.flatnonzero(hands[0])}
