@@ -23,7 +23,8 @@ HAND_SETS = {
 }
 # PyMahjongGB's tile codes, indexed by kind
 GB_CODES = [f"W{r}" for r in range(1, 10)] + [f"B{r}" for r in range(1, 10)] + [f"T{r}" for r in range(1, 10)]
-GB_CODES += [f"F{r}" for r in range(1, 5)] + [f"J{r}" for r in range(1, 4)]
+# PyMahjongGB's honours: F1-F4 东南西北, J1 中, J2 发, J3 白 (our kinds 31 白, 32 发, 33 中).
+GB_CODES += [f"F{r}" for r in range(1, 5)] + ["J3", "J2", "J1"]
 
 
 def random_hands(rng: np.random.Generator, n_hands: int, kinds: np.ndarray, n_tiles: int) -> np.ndarray:

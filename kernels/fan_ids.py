@@ -1,0 +1,96 @@
+"""The stable fan enum: one integer id per fan any 二人 ruleset can score.
+
+The evaluator kernel writes a count vector indexed by these ids; a ruleset file (``sim/rulesets/*.toml``)
+gives each id its seed name, value and exclusion list. A fan a ruleset does not list has value 0 there
+and is never counted. Ids are append-only: records written by earlier versions keep their meaning.
+The ASCII name of an id is its lower-case enum name (``Fan.SEVEN_PAIRS`` -> ``seven_pairs``).
+"""
+
+import enum
+
+
+class Fan(enum.IntEnum):
+    # hand patterns
+    SEVEN_STARS = 0  # 七星参北斗: the seven honour pairs
+    BIG_FOUR_WINDS = 1  # 大四喜
+    BIG_THREE_DRAGONS = 2  # 大三元
+    NINE_GATES = 3  # 九莲宝灯
+    FOUR_KONGS = 4  # 四杠
+    SEVEN_SHIFTED_PAIRS = 5  # 连七对
+    LITTLE_FOUR_WINDS = 6  # 小四喜
+    LITTLE_THREE_DRAGONS = 7  # 小三元
+    ALL_HONORS = 8  # 字一色
+    FOUR_CONCEALED_PUNGS = 9  # 四暗刻
+    PURE_TERMINAL_CHOWS = 10  # 一色双龙会
+    QUADRUPLE_CHOW = 11  # 一色四同顺
+    FOUR_PURE_SHIFTED_PUNGS = 12  # 一色四节高
+    DRAGON_SEVEN_PAIRS = 13  # 三元七对
+    WIND_SEVEN_PAIRS = 14  # 四喜七对
+    FOUR_PURE_SHIFTED_CHOWS = 15  # 一色四步高
+    THREE_KONGS = 16  # 三杠
+    ALL_TERMINALS_AND_HONORS = 17  # 混幺九
+    SEVEN_PAIRS = 18  # 七对
+    FULL_FLUSH = 19  # 清一色
+    PURE_TRIPLE_CHOW = 20  # 一色三同顺
+    PURE_SHIFTED_PUNGS = 21  # 一色三节高
+    FOUR_HONOR_PUNGS = 22  # 四字刻
+    PURE_STRAIGHT = 23  # 清龙
+    PURE_SHIFTED_CHOWS = 24  # 一色三步高
+    THREE_CONCEALED_PUNGS = 25  # 三暗刻
+    UPPER_FOUR = 26  # 大于5
+    LOWER_FOUR = 27  # 小于5
+    BIG_THREE_WINDS = 28  # 三风刻 (000) / 大三风 (001)
+    ALL_PUNGS = 29  # 碰碰和
+    HALF_FLUSH = 30  # 混一色
+    MELDED_HAND = 31  # 全求人
+    TWO_CONCEALED_KONGS = 32  # 双暗杠
+    TWO_DRAGON_PUNGS = 33  # 双箭刻
+    LITTLE_THREE_WINDS = 34  # 小三风
+    OUTSIDE_HAND = 35  # 全带幺
+    FULLY_CONCEALED_HAND = 36  # 不求人
+    TWO_MELDED_KONGS = 37  # 双明杠
+    DRAGON_PUNG = 38  # 箭刻
+    CONCEALED_HAND = 39  # 门前清
+    ALL_CHOWS = 40  # 平和
+    TILE_HOG = 41  # 四归一
+    TWO_CONCEALED_PUNGS = 42  # 双暗刻
+    CONCEALED_KONG = 43  # 暗杠
+    ALL_SIMPLES = 44  # 断幺
+    PURE_DOUBLE_CHOW = 45  # 一般高
+    SHORT_STRAIGHT = 46  # 连六
+    TWO_TERMINAL_CHOWS = 47  # 老少副
+    PUNG_OF_TERMINALS_OR_HONORS = 48  # 幺九刻
+    MELDED_KONG = 49  # 明杠
+    # how the hand waited
+    EDGE_WAIT = 50  # 边张
+    CLOSED_WAIT = 51  # 坎张
+    SINGLE_WAIT = 52  # 单钓将
+    # how and when the hand won
+    HEAVENLY_HAND = 53  # 天胡
+    EARTHLY_HAND = 54  # 地胡
+    HUMAN_HAND = 55  # 人胡
+    HEAVENLY_READY = 56  # 天听
+    LAST_TILE_DRAW = 57  # 妙手回春
+    LAST_TILE_CLAIM = 58  # 海底捞月
+    OUT_WITH_REPLACEMENT_TILE = 59  # 杠上开花
+    ROBBING_THE_KONG = 60  # 抢杠胡
+    LAST_TILE = 61  # 和绝张
+    READY_HAND = 62  # 报听
+    SELF_DRAWN = 63  # 自摸
+    FLOWER_TILES = 64  # 花牌: one per flower, never part of the minimum
+
+
+N_FANS = len(Fan)
+FAN_IDS = tuple(fan.name.lower() for fan in Fan)
+
+# Win-context bits of the evaluator's `flags` argument.
+SELF_DRAWN_FLAG = 1  # 自摸; otherwise the tile was discarded (or added to a kong, with ROBBING_KONG_FLAG)
+LAST_WALL_TILE_FLAG = 2  # the win came on the last wall tile or the discard after it (妙手回春 / 海底捞月)
+KONG_REPLACEMENT_FLAG = 4  # self-drawn on a kong replacement (杠上开花)
+ROBBING_KONG_FLAG = 8  # won on a tile added to a pong (抢杠胡)
+FOURTH_TILE_FLAG = 16  # the other three copies are visible on the table (和绝张)
+READY_FLAG = 32  # the winner had declared ready (报听)
+HEAVENLY_READY_FLAG = 64  # the ready declaration was a 天听
+HEAVENLY_HAND_FLAG = 128  # 天胡
+EARTHLY_HAND_FLAG = 256  # 地胡
+HUMAN_HAND_FLAG = 512  # 人胡
