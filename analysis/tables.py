@@ -4,6 +4,7 @@ Files are written to a temporary name and renamed, so a failed or interrupted wr
 half-written table or damages the one already there.
 """
 
+import contextlib
 import json
 import os
 import platform
@@ -38,17 +39,31 @@ def write_table(frame: pd.DataFrame, path: Path, config: dict) -> Path:
             b"mjsim.versions": json.dumps(versions(), sort_keys=True).encode(),
         }
     )
+    with _replacing(path) as temporary:
+        pq.write_table(table, temporary)
+    return path
+
+
+def write_text_atomically(path: Path, text: str) -> Path:
+    """Write `text` to `path` so that a reader sees the old file or the new one, never half of one."""
+    with _replacing(Path(path)) as temporary:
+        Path(temporary).write_text(text, encoding="utf-8")
+    return path
+
+
+@contextlib.contextmanager
+def _replacing(path: Path):
+    """A temporary file beside `path` that replaces it when the block succeeds and vanishes if it fails."""
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     os.close(handle)
     try:
-        pq.write_table(table, temporary)
+        yield temporary
         os.chmod(temporary, 0o644)  # mkstemp creates 0600; results are meant to be shared
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
-    return path
 
 
 def read_metadata(path: Path) -> dict:

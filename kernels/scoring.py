@@ -61,11 +61,20 @@ CONTEXT_LIST_ROW = 16
 WORK_ROWS, WORK_WIDTH = 17, max(N_FANS, N_KINDS) + 8
 STAMP_COLUMN = WORK_WIDTH - 1  # in EXCLUDED_ROW: a fan is excluded when its cell equals this stamp
 MOVE_PAIR, MOVE_PUNG, MOVE_CHOW = 0, 1, 2
+NOT_SINGLE = -1  # a reading that shows the hand waited on more than one kind
 
 SET_CHOW, SET_PUNG = 0, 1
 WINDS_START, DRAGONS_START = HONOR_START, HONOR_START + 4
 NINE_GATES_BASE = (3, 1, 1, 1, 1, 1, 1, 1, 3)
 POWERS_OF_FIVE = (1, 5, 25, 125, 625, 3125, 15625, 78125, 390625)
+
+
+N_PLAYED_KINDS = 16  # 万 1-9 and the seven honours: the only kinds a 二人 hand holds
+
+
+@njit(cache=True, inline="always")
+def _played_kind(index):
+    return index if index < 9 else index + HONOR_START - 9
 
 
 def new_work():
@@ -363,7 +372,8 @@ def _single_wait(win, n_melds, suit, work):
     pairs = 0
     pungs = 0
     invalid = 0
-    for kind in range(N_KINDS):
+    for position in range(N_PLAYED_KINDS):
+        kind = _played_kind(position)
         count = work[STANDING_ROW, kind]
         odd += count & 1
         if kind >= HONOR_START:
@@ -371,9 +381,8 @@ def _single_wait(win, n_melds, suit, work):
             pungs += count == 3
             invalid += _is_invalid_honour(count)
     waits = 0
-    for kind in range(N_KINDS):
-        if HONOR_START > kind >= 9:
-            continue
+    for position in range(N_PLAYED_KINDS):
+        kind = _played_kind(position)
         count = work[STANDING_ROW, kind]
         if kind >= HONOR_START:
             if count == 0:
@@ -456,48 +465,23 @@ def _apply_exclusions(work, values, priority, exclusion_start, exclusion_target,
 
 
 @njit(cache=True)
-def _hand_traits(work):
-    """Fans that depend only on which tiles the hand holds: flushes, 字一色, 混幺九, 断幺, 大于5 / 小于5."""
-    has_wan = False
-    has_honour = False
-    terminal_or_honour = 0
-    middle = 0
-    low, high, has_four, has_six = True, True, False, False
-    for kind in range(N_KINDS):
-        if work[STANDING_ROW, kind] + work[MELD_TILES_ROW, kind] == 0:
-            continue
-        if kind >= HONOR_START:
-            has_honour = True
-            terminal_or_honour += 1
-        else:
-            has_wan = True
-            rank = kind + 1
-            if rank == 1 or rank == 9:
-                terminal_or_honour += 1
-            else:
-                middle += 1
-            if rank > 4:
-                low = False
-            if rank < 6:
-                high = False
-            if rank == 4:
-                has_four = True
-            if rank == 6:
-                has_six = True
-    if has_wan and not has_honour:
-        _put(work, Fan.FULL_FLUSH, 1)
-    elif has_wan:
-        _put(work, Fan.HALF_FLUSH, 1)
-    if terminal_or_honour == 0:
+def _hand_traits(work, wan_ranks, has_honour):
+    """Fans that depend only on which tiles the hand holds: flushes, 字一色, 混幺九, 断幺, 大于5 / 小于5.
+    `wan_ranks` has bit r set when the hand holds a 万 of rank r + 1."""
+    terminals = wan_ranks & 0b100000001
+    middles = wan_ranks & 0b011111110
+    if wan_ranks != 0:
+        _put(work, Fan.HALF_FLUSH if has_honour else Fan.FULL_FLUSH, 1)
+    if terminals == 0 and not has_honour:
         _put(work, Fan.ALL_SIMPLES, 1)
-    elif not has_wan:
+    elif wan_ranks == 0:
         _put(work, Fan.ALL_HONORS, 1)
-    elif middle == 0:
+    elif middles == 0:
         _put(work, Fan.ALL_TERMINALS_AND_HONORS, 1)
     if not has_honour:
-        if low and has_four:
+        if wan_ranks & ~0b000001111 == 0 and wan_ranks & 0b000001000:  # ranks 1-4 with a 4
             _put(work, Fan.LOWER_FOUR, 1)
-        if high and has_six:
+        if wan_ranks & 0b000011111 == 0 and wan_ranks & 0b000100000:  # ranks 6-9 with a 6
             _put(work, Fan.UPPER_FOUR, 1)
 
 
@@ -506,7 +490,8 @@ def _regular_fans(work, n_melds, pair, win, self_drawn, hog_kinds, n_kongs):
     """Raw fans of the standard decomposition in rows SET_ROWS.. (the first `n_melds` are melds) with
     `pair`, written to work[FANS_ROW] on top of the context fans.
 
-    Returns (where the winning tile sat: 0 nowhere special, 1 edge, 2 closed, 3 single; wind pungs).
+    Returns (where the winning tile sat: 0 nowhere special, 1 edge, 2 closed, 3 single, NOT_SINGLE;
+    the number of wind pungs).
     """
     _start_reading(work)
     n_chows = 0
@@ -578,13 +563,11 @@ def _regular_fans(work, n_melds, pair, win, self_drawn, hog_kinds, n_kongs):
     if dragon_pungs + wind_pungs == 4:
         _put(work, Fan.FOUR_HONOR_PUNGS, 1)
     if wan_pung_mask != 0:
-        for rank in range(6):
-            if (wan_pung_mask >> rank) & 15 == 15:
-                _put(work, Fan.FOUR_PURE_SHIFTED_PUNGS, 1)
-        if work[FANS_ROW, Fan.FOUR_PURE_SHIFTED_PUNGS] == 0:
-            for rank in range(7):
-                if (wan_pung_mask >> rank) & 7 == 7:
-                    _put(work, Fan.PURE_SHIFTED_PUNGS, 1)
+        runs_of_three = wan_pung_mask & (wan_pung_mask >> 1) & (wan_pung_mask >> 2)
+        if runs_of_three & (wan_pung_mask >> 3):
+            _put(work, Fan.FOUR_PURE_SHIFTED_PUNGS, 1)
+        elif runs_of_three:
+            _put(work, Fan.PURE_SHIFTED_PUNGS, 1)
     # chow combinations
     terminal_chows = False
     if n_chows == 4 and pair == 4:
@@ -614,17 +597,23 @@ def _regular_fans(work, n_melds, pair, win, self_drawn, hog_kinds, n_kongs):
         _put(work, Fan.OUTSIDE_HAND, 1)
     if hog_kinds > n_kongs:
         _put(work, Fan.TILE_HOG, hog_kinds - n_kongs)
-    # where the winning tile sat among the concealed sets: edge beats closed beats single
+    # Where the winning tile sat among the concealed sets: edge beats closed beats single. A tile that
+    # ends a chow open on its far side (23 waiting on 1 and 4) or completes a pung beside the pair (two
+    # pairs waiting) shows the hand waited on a second kind too, whatever the reading: NOT_SINGLE.
     wait = 0
     for index in range(n_melds, 4):
         row = SET_ROWS + index
+        first = work[row, 1]
         if work[row, 0] == SET_CHOW:
-            middle = work[row, 1] + 1
-            if middle == win:
+            if first + 1 == win:
                 if wait != 1:
                     wait = 2
-            elif middle + 1 == win or middle - 1 == win:
+            elif first == win or first + 2 == win:
+                if (first == win and first <= 5) or (first + 2 == win and first >= 1):
+                    return NOT_SINGLE, wind_pungs
                 wait = 1
+        elif first == win and work[row, 2] == 0:
+            return NOT_SINGLE, wind_pungs
     if wait == 0 and pair == win:
         wait = 3
     return wait, wind_pungs
@@ -646,7 +635,8 @@ def _score_hand(concealed, melds, n_melds, win, flags, flowers, values, priority
 
     `concealed` excludes the winning tile `win`; `melds[i] = (kind, first tile)` for i < n_melds.
     """
-    for kind in range(N_KINDS):
+    for index in range(N_PLAYED_KINDS):
+        kind = _played_kind(index)
         work[STANDING_ROW, kind] = concealed[kind]
         work[MELD_TILES_ROW, kind] = 0
     work[STANDING_ROW, win] += 1
@@ -701,14 +691,22 @@ def _score_hand(concealed, melds, n_melds, win, flags, flowers, values, priority
             _put(work, Fan.HUMAN_HAND, 1)
     if flowers > 0:
         _put(work, Fan.FLOWER_TILES, flowers)
-    _hand_traits(work)
-    _copy_fans(work, FANS_ROW, FANS_LIST_ROW, CONTEXT_ROW, CONTEXT_LIST_ROW)
     hog_kinds = 0
     odd_kinds = 0
-    for kind in range(N_KINDS):
-        if work[STANDING_ROW, kind] + work[MELD_TILES_ROW, kind] == 4:
-            hog_kinds += 1
+    wan_ranks = 0  # bit r: the hand holds a 万 of rank r + 1 (concealed or in a meld)
+    honours = 0
+    for index in range(N_PLAYED_KINDS):
+        kind = _played_kind(index)
+        held = work[STANDING_ROW, kind] + work[MELD_TILES_ROW, kind]
+        hog_kinds += held == 4
         odd_kinds += work[STANDING_ROW, kind] & 1
+        if held > 0:
+            if kind < 9:
+                wan_ranks |= 1 << kind
+            else:
+                honours += 1
+    _hand_traits(work, wan_ranks, honours > 0)
+    _copy_fans(work, FANS_ROW, FANS_LIST_ROW, CONTEXT_ROW, CONTEXT_LIST_ROW)
 
     best_total = NOT_A_WIN
     seven_pairs_form = False
@@ -770,7 +768,8 @@ def _score_hand(concealed, melds, n_melds, win, flags, flowers, values, priority
 @njit(cache=True)
 def _nine_gates(concealed):
     """Whether the concealed tiles before the win are 1112345678999 of 万."""
-    for kind in range(N_KINDS):
+    for index in range(N_PLAYED_KINDS):
+        kind = _played_kind(index)
         if concealed[kind] != (NINE_GATES_BASE[kind] if kind < 9 else 0):
             return False
     return True
@@ -888,7 +887,9 @@ def _standard_readings(
         elif taken == 4:
             pair = honour_pair if honour_pair >= 0 else wan_pair
             wait, wind_pungs = _regular_fans(work, n_melds, pair, win, self_drawn, hog_kinds, n_kongs)
-            if wait != 0:
+            if wait == NOT_SINGLE:
+                single_wait_known = 0
+            elif wait != 0:
                 if single_wait_known < 0:
                     single_wait_known = 1 if _single_wait(win, n_melds, suit, work) else 0
                 if single_wait_known == 1:
@@ -962,6 +963,8 @@ def score_many(concealed, melds, n_melds, win, flags, flowers, values, priority,
     if count and (concealed.min() < 0 or concealed.max() > 4 or n_melds.min() < 0 or n_melds.max() > 4
                   or win.min() < 0 or win.max() >= N_KINDS):
         raise ValueError("tile counts run 0-4, melds 0-4 and the winning tile is a kind 0-33")
+    if concealed[:, 9:HONOR_START].any() or ((melds[:, :, 1] >= 9) & (melds[:, :, 1] < HONOR_START)).any():
+        raise ValueError("the 二人 fan evaluator takes 万 and honour tiles only")
     counts = np.zeros((count, N_FANS), np.uint8)
     totals = np.zeros(count, np.int32)
     suit = load_tables().suit

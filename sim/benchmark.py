@@ -2,15 +2,27 @@
 
 Each hand set is drawn from a fixed seed. A kernel rate is one jitted call over all hands (in-kernel);
 the API rates go through `kernels.shanten_many`, batched and one hand per call. The references (PyPI
-`mahjong`, `PyMahjongGB`) run on the first hands of the same set, measured in the same process.
+`mahjong`, `PyMahjongGB`) run on the first hands of the same set, measured in the same process. Fan
+evaluation is timed on generated winning hands (`sim.hand_generator`) under both 二人 rulesets, and
+PyMahjongGB's fan calculator on the first of them, with the number of hands where its fans differ.
 """
 
 import sys
 import time
+from collections import Counter
 
 import numpy as np
 
 import kernels
+from kernels.fan_ids import (
+    FOURTH_TILE_FLAG,
+    KONG_REPLACEMENT_FLAG,
+    LAST_WALL_TILE_FLAG,
+    ROBBING_KONG_FLAG,
+    SELF_DRAWN_FLAG,
+    Fan,
+)
+from kernels.scoring import MELD_CHOW, MELD_KONG, MELD_PONG, _score_many, score_many
 from kernels.shanten import _shanten_many, _ukeire_many, _waits_many
 from kernels.tiles import HONOR_START, N_KINDS, TILE_SET_ALL, TILE_SET_WAN_HONOURS
 
@@ -25,6 +37,59 @@ HAND_SETS = {
 GB_CODES = [f"W{r}" for r in range(1, 10)] + [f"B{r}" for r in range(1, 10)] + [f"T{r}" for r in range(1, 10)]
 # PyMahjongGB's honours: F1-F4 东南西北, J1 中, J2 发, J3 白 (our kinds 31 白, 32 发, 33 中).
 GB_CODES += [f"F{r}" for r in range(1, 5)] + ["J3", "J2", "J1"]
+# PyMahjongGB's fan names where seed 000 prints another (RULES.md section 4)
+REFERENCE_NAMES = {
+    "抢杠和": "抢杠胡",
+    "碰碰和": "碰碰胡",
+    "连六": "连6",
+    "大于五": "大于5",
+    "小于五": "小于5",
+    "独听・边张": "边张",
+    "独听・嵌张": "坎张",
+    "独听・单钓": "单钓将",
+}
+FAN_RULESETS = ("erren", "erren-classic")
+
+
+def pymahjonggb_arguments(hands, index: int) -> dict:
+    """Arguments of PyMahjongGB's MahjongFanCalculator for hand `index` of `WinningHands`, by name in
+    the calculator's own order, with no seat or prevalent wind (seatWind = prevalentWind = 4)."""
+    packs = []
+    for position in range(hands.n_melds[index]):
+        kind, first = (int(value) for value in hands.melds[index, position])
+        if kind == MELD_CHOW:
+            packs.append(("CHI", GB_CODES[first + 1], 1))  # a chow is named by its middle tile
+        elif kind in (MELD_PONG, MELD_KONG):
+            packs.append(("PENG" if kind == MELD_PONG else "GANG", GB_CODES[first], 1))  # offer 1: claimed
+        else:
+            packs.append(("GANG", GB_CODES[first], 0))  # offer 0: concealed
+    flags = int(hands.flags[index])
+    return {
+        "pack": tuple(packs),
+        "hand": tuple(GB_CODES[kind] for kind in np.repeat(np.arange(N_KINDS), hands.concealed[index])),
+        "winTile": GB_CODES[int(hands.win[index])],
+        "flowerCount": int(hands.flowers[index]),
+        "isSelfDrawn": bool(flags & SELF_DRAWN_FLAG),
+        "is4thTile": bool(flags & FOURTH_TILE_FLAG),
+        "isAboutKong": bool(flags & (KONG_REPLACEMENT_FLAG | ROBBING_KONG_FLAG)),
+        "isWallLast": bool(flags & LAST_WALL_TILE_FLAG),
+        "seatWind": 4,
+        "prevalentWind": 4,
+        "verbose": True,
+    }
+
+
+def reference_fans(answer, by_name: dict) -> Counter:
+    """PyMahjongGB's verbose answer as {Fan: count}: 明暗杠 is 明杠 + 暗杠, names as seed 000 prints
+    them (`by_name` maps erren's seed names to fans)."""
+    fans = Counter()
+    for _value, count, name, _english in answer:
+        if name == "明暗杠":
+            fans[Fan.MELDED_KONG] += 1
+            fans[Fan.CONCEALED_KONG] += 1
+        else:
+            fans[by_name[REFERENCE_NAMES.get(name, name)]] += count
+    return fans
 
 
 def random_hands(rng: np.random.Generator, n_hands: int, kinds: np.ndarray, n_tiles: int) -> np.ndarray:
@@ -79,7 +144,14 @@ def _reference_rates(hands: np.ndarray, n_tiles: int, standard: np.ndarray) -> d
     return found
 
 
-def run(n_hands: int = 1_000_000, n_reference: int = 20_000, n_per_call: int = 20_000, seed: int = 1, progress=None) -> dict:
+def run(
+    n_hands: int = 1_000_000,
+    n_reference: int = 20_000,
+    n_per_call: int = 20_000,
+    seed: int = 1,
+    progress=None,
+    n_fan_hands: int = 200_000,
+) -> dict:
     """Measure every rate; returns a JSON-ready dict."""
     suit, honors = kernels.load_tables()
     results = {"n_hands": n_hands, "n_reference": n_reference, "seed": seed, "sets": {}}
@@ -114,7 +186,45 @@ def run(n_hands: int = 1_000_000, n_reference: int = 20_000, n_per_call: int = 2
         results["sets"][name] = row
         if progress is not None:
             progress(1)
+    results["fans"] = fan_rates(n_fan_hands, min(n_reference, n_fan_hands), seed)
+    if progress is not None:
+        progress(1)
     return results
+
+
+def fan_rates(n_hands: int, n_reference: int, seed: int) -> dict:
+    """Fan evaluations per second on `n_hands` generated winning hands, per ruleset, and PyMahjongGB's
+    on the first `n_reference` of them (with the hands where its fans differ from erren's)."""
+    from sim.hand_generator import random_winning_hands
+    from sim.ruleset import load_ruleset
+
+    hands = random_winning_hands(np.random.default_rng(seed), n_hands)
+    suit = kernels.load_tables().suit
+    counts = np.zeros((n_hands, len(Fan)), np.uint8)
+    totals = np.zeros(n_hands, np.int32)
+    found = {"n_hands": n_hands, "rulesets": {}}
+    for ruleset_id in FAN_RULESETS:
+        arrays = load_ruleset(ruleset_id).kernel_arrays()
+        score_many(*(column[:10] for column in hands.kernel_arrays()), *arrays)  # compile or load from cache
+        found["rulesets"][ruleset_id] = _rate(lambda: _score_many(*hands.kernel_arrays(), *arrays, suit, counts, totals), n_hands)
+    try:
+        from MahjongGB import MahjongFanCalculator
+    except ImportError:
+        found["PyMahjongGB"] = None
+        return found
+    erren = load_ruleset("erren")
+    by_name = {name: fan for fan, name in erren.fan_names.items()}
+    # positional arguments: PyMahjongGB's fastest way in (keywords cost it about 15%)
+    arguments = [tuple(pymahjonggb_arguments(hands, index).values()) for index in range(n_reference)]
+    answers = []
+    rate = _rate(lambda: answers.append([MahjongFanCalculator(*positional) for positional in arguments]), n_reference, 1)
+    ours, _ = score_many(*(column[:n_reference] for column in hands.kernel_arrays()), *erren.kernel_arrays())
+    differ = sum(
+        reference_fans(answer, by_name) != Counter({Fan(fan): int(count) for fan, count in enumerate(row) if count})
+        for answer, row in zip(answers[0], ours, strict=True)
+    )
+    found["PyMahjongGB"] = {"rate": rate, "n_hands": n_reference, "kernel_ratio": found["rulesets"]["erren"] / rate, "disagreements": differ}
+    return found
 
 
 def format_results(results: dict) -> str:
@@ -145,6 +255,19 @@ def format_results(results: dict) -> str:
                 f"standard form differs on {measured['disagreements']} of {results['n_reference']:,}"
             )
         lines.append("")
+    fans = results.get("fans")
+    if fans:
+        lines.append(f"fan evaluation: {fans['n_hands']:,} generated winning hands of 万 and honours")
+        for ruleset_id, value in fans["rulesets"].items():
+            lines.append(f"  {ruleset_id + ', in-kernel':<44}{rate(value)}")
+        measured = fans["PyMahjongGB"]
+        if measured is None:
+            lines.append("  PyMahjongGB: not installed (pip install 'mjsim[test]')")
+        else:
+            lines.append(
+                f"  {'PyMahjongGB MahjongFanCalculator':<44}{rate(measured['rate'])}   erren is {measured['kernel_ratio']:,.0f}x faster; "
+                f"fans differ on {measured['disagreements']} of {measured['n_hands']:,}"
+            )
     return "\n".join(lines).rstrip() + "\n"
 
 

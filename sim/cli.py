@@ -13,7 +13,10 @@ import typer
 
 import kernels
 from kernels.tiles import TILE_SETS
+from analysis.tables import write_text_atomically
 from sim.notation import NotationError, parse_hand, parse_tiles
+from sim.ruleset import RulesetError
+from sim.scoring import ScoringError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="mjsim: Monte Carlo simulator for two-player Chinese mahjong.")
 
@@ -52,7 +55,7 @@ def shanten(
         if out is None:
             sys.stdout.write(text)
         else:
-            out.write_text(text, encoding="utf-8")
+            write_text_atomically(out, text)
         return
     seen = parse_tiles(visible) if visible.strip() else None
     report = analyse(parse_hand(hand), visible=seen, tile_set=copies)
@@ -60,20 +63,76 @@ def shanten(
 
 
 @app.command()
+def score(
+    hand: Annotated[Optional[str], typer.Argument(help="Concealed tiles without the winning tile, with melds, e.g. '45m66z777z (2222m) [6666m]'.")] = None,
+    win: Annotated[Optional[str], typer.Option(help="The winning tile, e.g. 3m.")] = None,
+    self_drawn: Annotated[bool, typer.Option("--self-drawn", help="Won by self-draw (自摸); otherwise on a discard.")] = False,
+    last_tile: Annotated[bool, typer.Option("--last-tile", help="On the last wall tile (妙手回春) or the discard after it (海底捞月).")] = False,
+    kong_replacement: Annotated[bool, typer.Option("--kong-replacement", help="Self-drawn on a kong replacement (杠上开花).")] = False,
+    robbing_kong: Annotated[bool, typer.Option("--robbing-kong", help="On a tile added to a pong (抢杠胡).")] = False,
+    fourth_tile: Annotated[bool, typer.Option("--fourth-tile", help="The other three copies are visible on the table (和绝张).")] = False,
+    flowers: Annotated[int, typer.Option(help="Flowers the winner holds (erren: 1 fan each, never toward the minimum).")] = 0,
+    ready: Annotated[bool, typer.Option("--ready", help="The winner had declared ready (报听).")] = False,
+    tianting: Annotated[bool, typer.Option("--tianting", help="The ready declaration was 天听.")] = False,
+    tianhu: Annotated[bool, typer.Option("--tianhu", help="天胡: the dealer's initial hand.")] = False,
+    dihu: Annotated[bool, typer.Option("--dihu", help="地胡: the non-dealer's first draw.")] = False,
+    renhu: Annotated[bool, typer.Option("--renhu", help="人胡: on the dealer's first discard.")] = False,
+    ruleset: Annotated[str, typer.Option(help="Ruleset id (erren, erren-classic) or a ruleset .toml file.")] = "erren",
+    batch: Annotated[Optional[Path], typer.Option(help="A JSONL file of hands (see README); one JSON line out per line in.")] = None,
+    out: Annotated[Optional[Path], typer.Option(help="With --batch: write the output lines here instead of stdout.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the score as one JSON object (a batch output line).")] = False,
+):
+    """Score a winning hand: its fans (seed name, value, count), the total, and whether it reaches the minimum."""
+    from sim.ruleset import load_ruleset
+    from sim.scoring import WinContext, batch_lines, parse_scoring_input
+    from sim.scoring import score as score_hand
+
+    rules = load_ruleset(ruleset)
+    if batch is not None:
+        if hand is not None or win is not None:
+            raise UserError("give either HAND --win TILE or --batch FILE, not both")
+        if not batch.is_file():
+            raise UserError(f"batch file not found: {batch}")
+        outputs = batch_lines(batch.read_text(encoding="utf-8").splitlines(), rules)
+        text = "".join(json.dumps(output, ensure_ascii=False) + "\n" for output in outputs)
+        if out is None:
+            sys.stdout.write(text)
+        else:
+            write_text_atomically(out, text)
+        return
+    if hand is None or win is None:
+        raise UserError("give a HAND and its winning tile with --win (or --batch FILE)")
+    context = WinContext(
+        self_drawn=self_drawn, last_tile=last_tile, kong_replacement=kong_replacement, robbing_kong=robbing_kong,
+        fourth_tile=fourth_tile, flowers=flowers, ready=ready, tianting=tianting, tianhu=tianhu, dihu=dihu, renhu=renhu,
+    )
+    tiles, winning = parse_scoring_input(hand, win)
+    result = score_hand(tiles, winning, context, rules)
+    if as_json:
+        typer.echo(json.dumps(result.as_dict(), ensure_ascii=False))
+    else:
+        typer.echo(f"{rules.id} ({rules.name}): {tiles} + {win.strip()}, {'self-drawn' if self_drawn else 'on a discard'}")
+        typer.echo(result.format())
+
+
+@app.command()
 def bench(
     hands: Annotated[int, typer.Option(help="Random hands per hand set.")] = 1_000_000,
     reference_hands: Annotated[int, typer.Option(help="Hands given to each reference calculator.")] = 20_000,
+    fan_hands: Annotated[int, typer.Option(help="Generated winning hands for the fan evaluation rates.")] = 200_000,
     seed: Annotated[int, typer.Option(help="Seed of the random hands.")] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
 ):
-    """Rates of the shanten, waits and ukeire kernels, and of PyPI mahjong and PyMahjongGB on the same hands."""
+    """Rates of the shanten, waits, ukeire and fan kernels, and of PyPI mahjong and PyMahjongGB on the same hands."""
     from sim import benchmark
     from sim.progress import progress_bar
 
     if hands < 1 or reference_hands < 1 or reference_hands > hands:
         raise UserError("--hands and --reference-hands must be positive, with --reference-hands at most --hands")
-    with progress_bar("benchmark", len(benchmark.HAND_SETS)) as advance:
-        results = benchmark.run(hands, reference_hands, min(20_000, hands), seed, progress=advance)
+    if fan_hands < 1:
+        raise UserError("--fan-hands must be positive")
+    with progress_bar("benchmark", len(benchmark.HAND_SETS) + 1) as advance:
+        results = benchmark.run(hands, reference_hands, min(20_000, hands), seed, progress=advance, n_fan_hands=fan_hands)
     typer.echo(json.dumps(results, indent=2) if as_json else benchmark.format_results(results), nl=False)
 
 
@@ -103,7 +162,7 @@ def demo(
 def main() -> None:
     try:
         app(standalone_mode=False)
-    except (UserError, NotationError, kernels.InvalidHandError, OSError) as error:
+    except (UserError, NotationError, kernels.InvalidHandError, RulesetError, ScoringError, OSError) as error:
         typer.echo(f"error: {error}", err=True)
         sys.exit(2)
     except typer.Abort:

@@ -120,3 +120,78 @@ def test_bench_json_reports_rates_and_ratios(monkeypatch, capsys):
 def test_usage_errors_exit_non_zero_without_a_traceback(monkeypatch, capsys):
     code, _, err = run(monkeypatch, capsys, "bench", "--hands", "many")
     assert code == 2 and "Traceback" not in err and "Invalid value for '--hands'" in err
+
+
+# ---------------------------------------------------------------------------------- mjsim score
+
+
+def test_score_prints_fans_with_seed_names_values_counts_and_the_verdict(monkeypatch, capsys):
+    code, out, _ = run(monkeypatch, capsys, "score", "45m66z777z (2222m) [6666m]", "--win", "3m", "--self-drawn",
+                       "--kong-replacement", "--flowers", "2")
+    assert code == 0
+    assert "杠上开花    8 × 1 =   8" in out
+    assert "花牌        1 × 2 =   2" in out
+    assert "total 23 fan (21 without flowers); reaches the minimum of 8" in out
+
+
+def test_score_json_is_a_batch_output_line(monkeypatch, capsys):
+    code, out, _ = run(monkeypatch, capsys, "score", "123456789m1235m", "--win", "5m", "--json", "--ruleset", "erren-classic")
+    assert code == 0
+    assert json.loads(out) == {
+        "fans": {"清一色": 1, "清龙": 1, "门前清": 1, "平和": 1, "一般高": 1, "坎张": 1},
+        "values": {"清一色": 24, "清龙": 16, "门前清": 2, "平和": 2, "一般高": 1, "坎张": 1},
+        "total": 46,
+        "total_without_flowers": 46,
+        "legal": True,
+    }
+
+
+def test_score_batch_scores_good_lines_and_reports_bad_ones_in_place(monkeypatch, capsys, tmp_path):
+    batch = tmp_path / "wins.jsonl"
+    lines = [
+        {"hand": "45m66z777z", "melds": ["(2222m)", "[6666m]"], "win": "3m", "self_drawn": True},
+        {"hand": "12456789m99m777z", "win": "3m", "flowers": 3, "fourth_tile": True},
+        {"hand": "123456789m1236m", "win": "5m"},
+        {"hand": "123456789m1235m", "win": "5m", "colour": "red"},
+        {"hand": "123456789m1235m", "win": "5m", "self_drawn": "yes"},
+    ]
+    batch.write_text("\n".join(json.dumps(line, ensure_ascii=False) for line in lines) + "\nnot json\n", encoding="utf-8")
+    out_path = tmp_path / "scores.jsonl"
+    code, out, _ = run(monkeypatch, capsys, "score", "--batch", str(batch), "--out", str(out_path))
+    assert code == 0 and out == ""
+    results = [json.loads(line) for line in out_path.read_text(encoding="utf-8").splitlines()]
+    assert len(results) == 6
+    assert results[0]["fans"]["暗杠"] == 1 and results[0]["legal"] is True
+    assert results[1]["fans"]["花牌"] == 3 and results[1]["fans"]["和绝张"] == 1
+    assert results[1]["total"] == results[1]["total_without_flowers"] + 3
+    assert results[2] == {"error": "line 3: not a winning hand: 1122334566789m with 5m is not four sets and a pair, nor seven pairs"}
+    assert results[3]["error"].startswith("line 4: unknown key 'colour'")
+    assert results[4]["error"] == 'line 5: "self_drawn" must be true or false'
+    assert results[5]["error"].startswith("line 6: not valid JSON")
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["score", "123456789m1235m"], "give a HAND and its winning tile with --win"),
+        (["score", "123456789m1235m", "--win", "5m", "--ruleset", "erren-plus"], "unknown ruleset 'erren-plus'"),
+        (["score", "123456789m1235m", "--win", "5p"], "5p is not in the erren wall"),
+        (["score", "123456789m123m", "--win", "5m"], "12 concealed tiles with 0 melds; expected 13"),
+        (["score", "123456789m1235m", "--win", "5m", "--robbing-kong", "--self-drawn"], "not a self-draw"),
+        (["score", "123456789m1235m", "--win", "5m", "--ruleset", "erren-classic", "--flowers", "2"], "without flowers"),
+        (["score", "--batch", "no/such/file.jsonl"], "batch file not found"),
+        (["score", "123456789m1235m", "--win", "5m", "--ruleset", "no/such/rules.toml"], "does not exist"),
+    ],
+)
+def test_score_bad_input_gets_one_error_line_and_exit_2(monkeypatch, capsys, arguments, message):
+    code, out, err = run(monkeypatch, capsys, *arguments)
+    assert code == 2 and out == ""
+    assert err.startswith("error: ") and message in err and err.count("\n") == 1
+
+
+def test_a_failed_batch_leaves_an_existing_output_file_alone(monkeypatch, capsys, tmp_path):
+    out_path = tmp_path / "scores.jsonl"
+    out_path.write_text("earlier results\n", encoding="utf-8")
+    code, _, err = run(monkeypatch, capsys, "score", "--batch", str(tmp_path / "missing.jsonl"), "--out", str(out_path))
+    assert code == 2 and "batch file not found" in err
+    assert out_path.read_text(encoding="utf-8") == "earlier results\n"

@@ -1,0 +1,238 @@
+"""Scoring winning hands under a ruleset: the win context, validation, and the result as a report.
+
+`score` and `score_many` check what the kernel cannot know (tiles outside the ruleset's tile set,
+five copies counting the winning tile, flowers in a game without them, a context that contradicts
+itself) and raise ScoringError with one message; the context flags the tiles make impossible (和绝张
+with another copy in hand, 杠上开花 without a kong, 抢杠胡 on a tile held elsewhere) are cleared by the
+kernel, as MCR's reference does. Batch output lines are the objects `Score.as_dict` returns.
+"""
+
+import json
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+from kernels.fan_ids import (
+    EARTHLY_HAND_FLAG,
+    FOURTH_TILE_FLAG,
+    HEAVENLY_HAND_FLAG,
+    HEAVENLY_READY_FLAG,
+    HUMAN_HAND_FLAG,
+    KONG_REPLACEMENT_FLAG,
+    LAST_WALL_TILE_FLAG,
+    READY_FLAG,
+    ROBBING_KONG_FLAG,
+    SELF_DRAWN_FLAG,
+    Fan,
+)
+from kernels.scoring import NOT_A_WIN, score_many as score_kernel
+from kernels.tiles import COPIES_PER_KIND, N_FLOWERS, TILE_SETS
+from sim.notation import Hand, NotationError, format_hand, parse_hand, parse_tile, tile_name
+from sim.ruleset import Ruleset
+
+
+class ScoringError(ValueError):
+    """A hand or context that is not a valid win under the ruleset."""
+
+
+@dataclass(frozen=True)
+class WinContext:
+    """How and when the hand won (RULES.md section 3, special wins)."""
+
+    self_drawn: bool = False
+    last_tile: bool = False  # on the last wall tile (妙手回春) or the discard after it (海底捞月)
+    kong_replacement: bool = False  # self-drawn on a kong replacement (杠上开花)
+    robbing_kong: bool = False  # on a tile added to a pong (抢杠胡)
+    fourth_tile: bool = False  # the other three copies are visible on the table (和绝张)
+    flowers: int = 0
+    ready: bool = False  # declared ready (报听)
+    tianting: bool = False  # 天听
+    tianhu: bool = False  # 天胡
+    dihu: bool = False  # 地胡
+    renhu: bool = False  # 人胡
+
+    @property
+    def flags(self) -> int:
+        bits = {
+            "self_drawn": SELF_DRAWN_FLAG,
+            "last_tile": LAST_WALL_TILE_FLAG,
+            "kong_replacement": KONG_REPLACEMENT_FLAG,
+            "robbing_kong": ROBBING_KONG_FLAG,
+            "fourth_tile": FOURTH_TILE_FLAG,
+            "ready": READY_FLAG,
+            "tianting": HEAVENLY_READY_FLAG,
+            "tianhu": HEAVENLY_HAND_FLAG,
+            "dihu": EARTHLY_HAND_FLAG,
+            "renhu": HUMAN_HAND_FLAG,
+        }
+        return sum(bit for name, bit in bits.items() if getattr(self, name))
+
+
+CONTEXT_KEYS = tuple(field.name for field in fields(WinContext))
+
+
+@dataclass(frozen=True)
+class Score:
+    ruleset: Ruleset
+    counts: dict[Fan, int]  # the fans scored, by decreasing value
+    total: int  # fans plus flowers, before doubling
+    total_without_flowers: int
+
+    @property
+    def legal(self) -> bool:
+        """Whether the hand reaches the ruleset's minimum (起和), flowers excluded."""
+        return self.total_without_flowers >= self.ruleset.min_fan
+
+    def as_dict(self) -> dict:
+        names = self.ruleset.fan_names
+        return {
+            "fans": {names[fan]: count for fan, count in self.counts.items()},
+            "values": {names[fan]: int(self.ruleset.values[fan]) for fan in self.counts},
+            "total": self.total,
+            "total_without_flowers": self.total_without_flowers,
+            "legal": self.legal,
+        }
+
+    def format(self) -> str:
+        names = self.ruleset.fan_names
+        width = max((len(names[fan]) for fan in self.counts), default=0)
+        lines = []
+        for fan, count in self.counts.items():
+            value = int(self.ruleset.values[fan])
+            padding = " " * (2 * (width - len(names[fan])))  # CJK names are two columns wide
+            lines.append(f"  {names[fan]}{padding}  {value:>3} × {count} = {value * count:>3}")
+        verdict = "reaches" if self.legal else "does not reach"
+        lines.append(
+            f"total {self.total} fan ({self.total_without_flowers} without flowers); "
+            f"{verdict} the minimum of {self.ruleset.min_fan}"
+        )
+        return "\n".join(lines)
+
+
+def _check(hand: Hand, win: int, context: WinContext, ruleset: Ruleset) -> int:
+    """Raise ScoringError for anything the kernel cannot judge; return the flower count."""
+    in_set = TILE_SETS[ruleset.tile_set]
+    used = hand.counts.astype(np.int64) + hand.meld_counts
+    used[win] += 1
+    outside = [kind for kind in np.flatnonzero(used) if in_set[kind] == 0]
+    if outside:
+        raise ScoringError(f"{tile_name(int(outside[0]))} is not in the {ruleset.id} wall ({ruleset.tile_set} tiles only)")
+    if used.max() > COPIES_PER_KIND:
+        kind = int(np.argmax(used))
+        raise ScoringError(f"{tile_name(kind)} appears {used[kind]} times counting the winning tile; there are only 4 copies")
+    if hand.flowers and context.flowers:
+        raise ScoringError("give the flowers either in the hand (1f-8f) or as a count, not both")
+    flowers = len(hand.flowers) or context.flowers
+    if not 0 <= flowers <= N_FLOWERS:
+        raise ScoringError(f"{flowers} flowers; there are 0 to {N_FLOWERS}")
+    if flowers and not ruleset.flowers:
+        raise ScoringError(f"{ruleset.id} is played without flowers")
+    if context.robbing_kong and context.self_drawn:
+        raise ScoringError("抢杠胡 (robbing a kong) is a win on another player's tile, not a self-draw")
+    if context.kong_replacement and not context.self_drawn:
+        raise ScoringError("杠上开花 (kong replacement) is a self-drawn win")
+    specials = [name for name in ("tianhu", "dihu", "renhu") if getattr(context, name)]
+    if len(specials) > 1:
+        raise ScoringError(f"a win is at most one of 天胡, 地胡 and 人胡, not {' and '.join(specials)}")
+    if (context.tianhu or context.dihu) and not context.self_drawn:
+        raise ScoringError("天胡 and 地胡 are self-drawn wins")
+    if context.renhu and context.self_drawn:
+        raise ScoringError("人胡 is a win on the dealer's first discard, not a self-draw")
+    if (specials or context.tianting) and hand.melds:
+        raise ScoringError("天胡, 地胡, 人胡 and 天听 need a hand without melds (a concealed kong voids them)")
+    return flowers
+
+
+def _scores(rows: list[tuple[Hand, int, WinContext, int]], ruleset: Ruleset) -> list[Score | None]:
+    """Score checked rows in one kernel call; None where the tiles are not a complete hand."""
+    count = len(rows)
+    concealed = np.zeros((count, 34), np.int8)
+    melds = np.zeros((count, 4, 2), np.int8)
+    n_melds = np.zeros(count, np.int8)
+    win = np.zeros(count, np.int8)
+    flags = np.zeros(count, np.int32)
+    flowers = np.zeros(count, np.int8)
+    for index, (hand, tile, context, flower_count) in enumerate(rows):
+        concealed[index] = hand.counts
+        for position, meld in enumerate(hand.melds):
+            melds[index, position] = (int(meld.kind), meld.first)
+        n_melds[index] = len(hand.melds)
+        win[index] = tile
+        flags[index] = context.flags
+        flowers[index] = flower_count
+    counts, totals = score_kernel(concealed, melds, n_melds, win, flags, flowers, *ruleset.kernel_arrays())
+    results = []
+    for index in range(count):
+        if totals[index] == NOT_A_WIN:
+            results.append(None)
+            continue
+        scored = {Fan(fan): int(counts[index, fan]) for fan in ruleset.order if counts[index, fan] > 0}
+        flower_value = int(counts[index, Fan.FLOWER_TILES]) * int(ruleset.values[Fan.FLOWER_TILES])
+        results.append(Score(ruleset, scored, int(totals[index]) + flower_value, int(totals[index])))
+    return results
+
+
+def _not_a_win(hand: Hand, win: int) -> ScoringError:
+    return ScoringError(f"not a winning hand: {format_hand(hand)} with {tile_name(win)} is not four sets and a pair, nor seven pairs")
+
+
+def score(hand: Hand, win: int, context: WinContext, ruleset: Ruleset) -> Score:
+    """Score one hand: `hand` holds the concealed tiles without the winning tile, plus its melds."""
+    flowers = _check(hand, win, context, ruleset)
+    result = _scores([(hand, win, context, flowers)], ruleset)[0]
+    if result is None:
+        raise _not_a_win(hand, win)
+    return result
+
+
+def parse_scoring_input(hand_text: str, win_text: str, melds: list[str] = ()) -> tuple[Hand, int]:
+    """The hand (13 tiles less 3 per meld, without the winning tile) and the winning tile, from text."""
+    hand = parse_hand(" ".join([hand_text, *melds]), sizes=(13,))
+    return hand, parse_tile(win_text)
+
+
+def batch_lines(lines: list[str], ruleset: Ruleset) -> list[dict]:
+    """One output object per input line of a score batch; a bad line becomes {"error": ...}."""
+    outputs: list[dict | None] = []
+    rows, positions = [], []
+    for number, line in enumerate(lines, 1):
+        try:
+            hand, win, context = _batch_record(line)
+            flowers = _check(hand, win, context, ruleset)
+        except (NotationError, ScoringError) as error:
+            outputs.append({"error": f"line {number}: {error}"})
+            continue
+        positions.append(len(outputs))
+        outputs.append(None)
+        rows.append((hand, win, context, flowers))
+    for position, row, result in zip(positions, rows, _scores(rows, ruleset) if rows else [], strict=True):
+        outputs[position] = result.as_dict() if result is not None else {"error": f"line {position + 1}: {_not_a_win(row[0], row[1])}"}
+    return outputs
+
+
+def _batch_record(line: str) -> tuple[Hand, int, WinContext]:
+    if not line.strip():
+        raise ScoringError("empty line")
+    try:
+        record = json.loads(line)
+    except json.JSONDecodeError as error:
+        raise ScoringError(f"not valid JSON ({error.msg})") from None
+    if not isinstance(record, dict) or not isinstance(record.get("hand"), str) or not isinstance(record.get("win"), str):
+        raise ScoringError('expected an object like {"hand": "123456789m1235m", "win": "5m", "self_drawn": true}')
+    unknown = set(record) - {"hand", "melds", "win", *CONTEXT_KEYS}
+    if unknown:
+        raise ScoringError(f"unknown key {sorted(unknown)[0]!r}; keys are hand, melds, win, {', '.join(CONTEXT_KEYS)}")
+    melds = record.get("melds", [])
+    if not isinstance(melds, list) or not all(isinstance(meld, str) for meld in melds):
+        raise ScoringError('"melds" must be a list of meld strings such as "[123m]" or "(5555m)"')
+    values = {}
+    for key in CONTEXT_KEYS:
+        value = record.get(key, 0 if key == "flowers" else False)
+        if key == "flowers":
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise ScoringError('"flowers" must be a whole number 0-8')
+        elif not isinstance(value, bool):
+            raise ScoringError(f'"{key}" must be true or false')
+        values[key] = value
+    hand, win = parse_scoring_input(record["hand"], record["win"], melds)
+    return hand, win, WinContext(**values)
