@@ -47,11 +47,10 @@ MELD_TILES_ROW = 1  # copies of each kind inside the melds
 FANS_ROW = 2  # fans of the reading being scored
 BEST_ROW = 3  # fans of the best reading so far
 EXCLUDED_ROW = 4  # the stamp of the reading that excluded each fan
-DECOMPOSITION_ROW = 5  # 万 counts left while the decompositions are enumerated
+DECOMPOSITION_ROW = 5  # 万 counts left while a decomposition is walked
 CONTEXT_ROW = 6  # fans that do not depend on the reading
 WAIT_ROW = 7  # scratch copy of the 万 counts for the fifth-copy wait check
 COMBINATION_ROW = 8  # chow middles at 0-3, two-chow fans at 4-9, their tally at 10-12
-SEARCH_ROW = 9  # decomposition search stack: rank at 0-4, move at 5-9, next move at 10-15
 SET_ROWS = 10  # rows 10-13: one set of the reading each: kind, tile, kong (0 none, 1 exposed, 2 concealed)
 # The three fan rows are sparse: a fan is non-zero only if its row's list (length at column 0, fan ids
 # from column 1) names it, so a reading touches the few fans it has, not all of them.
@@ -60,7 +59,6 @@ BEST_LIST_ROW = 15
 CONTEXT_LIST_ROW = 16
 WORK_ROWS, WORK_WIDTH = 17, max(N_FANS, N_KINDS) + 8
 STAMP_COLUMN = WORK_WIDTH - 1  # in EXCLUDED_ROW: a fan is excluded when its cell equals this stamp
-MOVE_PAIR, MOVE_PUNG, MOVE_CHOW = 0, 1, 2
 NOT_SINGLE = -1  # a reading that shows the hand waited on more than one kind
 
 SET_CHOW, SET_PUNG = 0, 1
@@ -776,19 +774,6 @@ def _nine_gates(concealed):
 
 
 @njit(cache=True)
-def _move(work, rank, move, sign):
-    """Take (sign -1) or give back (sign 1) the pair, pung or chow at `rank` of the 万 counts."""
-    if move == MOVE_PAIR:
-        work[DECOMPOSITION_ROW, rank] += 2 * sign
-    elif move == MOVE_PUNG:
-        work[DECOMPOSITION_ROW, rank] += 3 * sign
-    else:
-        work[DECOMPOSITION_ROW, rank] += sign
-        work[DECOMPOSITION_ROW, rank + 1] += sign
-        work[DECOMPOSITION_ROW, rank + 2] += sign
-
-
-@njit(cache=True)
 def _reading_key(work, first, last):
     """The order in which MCR's reference meets this decomposition: its 万 sets as (rank, pung before
     chow) keys, sorted, read as one number."""
@@ -812,9 +797,7 @@ def _standard_readings(
     melds, n_melds, win, self_drawn, best_total, seven_pairs_form, hog_kinds, n_kongs,
     values, priority, exclusion_start, exclusion_target, suit, work,
 ):
-    """Score every standard decomposition and keep the best. Among equal totals, keep the one MCR's
-    reference reports: the first it meets, unless a later one has 一色三同顺 (then the last such), and
-    any standard reading over an equal seven pairs (then the last it meets)."""
+    """Score every standard decomposition (melds, honour sets, and each way to split the 万 tiles)."""
     for index in range(n_melds):
         kind, first = melds[index, 0], melds[index, 1]
         row = SET_ROWS + index
@@ -838,92 +821,121 @@ def _standard_readings(
             honour_pair = kind
         elif count != 0:
             return best_total
+    # The 万 tiles: the pair (unless an honour is the pair), then sets. Chows add 3r + 3 and pungs 3r to
+    # the sum of rank x count, so that sum fixes the pair's rank modulo 3: at most three ranks to try.
+    wan_tiles = 0
+    rank_sum = 0
     for rank in range(9):
-        work[DECOMPOSITION_ROW, rank] = work[STANDING_ROW, rank]
+        wan_tiles += work[STANDING_ROW, rank]
+        rank_sum += rank * work[STANDING_ROW, rank]
+    needed = 4 - n_sets
+    if wan_tiles != 3 * needed + (0 if honour_pair >= 0 else 2):
+        return best_total
+    first_pair_rank = (2 * rank_sum) % 3  # 2p = rank_sum (mod 3), and 2 is its own inverse mod 3
 
-    # Depth-first over the lowest 万 tile left: it is the pair, or starts a pung, or starts a chow.
     best_key = -1
     best_has_triple = False
     best_is_standard = False
     single_wait_known = -1  # -1 not yet computed, 0 no, 1 yes
-    wan_pair = -1
-    taken = n_sets
-    level = 0
-    work[SEARCH_ROW, 10] = MOVE_PAIR
-    while True:
-        lowest = 0
-        while lowest < 9 and work[DECOMPOSITION_ROW, lowest] == 0:
-            lowest += 1
-        advanced = False
-        if lowest < 9:
-            move = work[SEARCH_ROW, 10 + level]
-            while move <= MOVE_CHOW:
-                count = work[DECOMPOSITION_ROW, lowest]
-                if move == MOVE_PAIR:
-                    if honour_pair < 0 and wan_pair < 0 and count >= 2:
+    pair_rank = -1 if honour_pair >= 0 else first_pair_rank
+    while pair_rank < 9:
+        if pair_rank < 0 or work[STANDING_ROW, pair_rank] >= 2:
+            # Walk the ranks upwards; where three or more tiles are left, either the rest of their
+            # pungs or three more chows start there (bit b of `choice` picks at the b-th such rank).
+            # Chows only lower later counts, so those ranks are among the ranks holding three or more.
+            branch_ranks = 0
+            for rank in range(9):
+                branch_ranks += work[STANDING_ROW, rank] - (2 if rank == pair_rank else 0) >= 3
+            n_choices = 1 << branch_ranks
+            choice = 0
+            while choice < n_choices:
+                for rank in range(9):
+                    work[DECOMPOSITION_ROW, rank] = work[STANDING_ROW, rank]
+                if pair_rank >= 0:
+                    work[DECOMPOSITION_ROW, pair_rank] -= 2
+                taken = n_sets
+                branch = 0
+                valid = True
+                for rank in range(9):
+                    count = work[DECOMPOSITION_ROW, rank]
+                    if count < 0:
+                        valid = False
                         break
-                elif taken < 4:
-                    if move == MOVE_PUNG:
-                        if count >= 3:
+                    chows = count % 3
+                    if count >= 3:
+                        if (choice >> branch) & 1:
+                            chows += 3
+                        branch += 1
+                    if taken + chows + (count - chows) // 3 > 4:
+                        valid = False  # more sets than the hand has room for: not this way
+                        break
+                    if chows > 0:
+                        if rank > 6:
+                            valid = False
                             break
-                    elif lowest <= 6 and work[DECOMPOSITION_ROW, lowest + 1] > 0 and work[DECOMPOSITION_ROW, lowest + 2] > 0:
-                        break
-                move += 1
-            if move <= MOVE_CHOW:
-                _move(work, lowest, move, -1)
-                if move == MOVE_PAIR:
-                    wan_pair = lowest
-                else:
-                    work[SET_ROWS + taken, 0] = SET_PUNG if move == MOVE_PUNG else SET_CHOW
-                    work[SET_ROWS + taken, 1] = lowest
-                    work[SET_ROWS + taken, 2] = 0
-                    taken += 1
-                work[SEARCH_ROW, level] = lowest
-                work[SEARCH_ROW, 5 + level] = move
-                work[SEARCH_ROW, 10 + level] = move + 1
-                level += 1
-                work[SEARCH_ROW, 10 + level] = MOVE_PAIR
-                advanced = True
-        elif taken == 4:
-            pair = honour_pair if honour_pair >= 0 else wan_pair
-            wait, wind_pungs = _regular_fans(work, n_melds, pair, win, self_drawn, hog_kinds, n_kongs)
-            if wait == NOT_SINGLE:
-                single_wait_known = 0
-            elif wait != 0:
-                if single_wait_known < 0:
-                    single_wait_known = 1 if _single_wait(win, n_melds, suit, work) else 0
-                if single_wait_known == 1:
-                    _put(work, Fan.EDGE_WAIT + wait - 1, 1)
-            total = _apply_exclusions(work, values, priority, exclusion_start, exclusion_target, wind_pungs)
-            if total >= best_total:
-                has_triple = work[FANS_ROW, Fan.PURE_TRIPLE_CHOW] == 1
-                key = _reading_key(work, n_sets, 4)
-                if total > best_total:
-                    keep = True
-                elif not best_is_standard:
-                    keep = seven_pairs_form
-                elif seven_pairs_form:
-                    keep = key > best_key
-                elif has_triple:
-                    keep = not best_has_triple or key > best_key
-                else:
-                    keep = not best_has_triple and key < best_key
-                if keep:
-                    best_total = _keep_best(work, total)
-                    best_key = key
-                    best_has_triple = has_triple
-                    best_is_standard = True
-        if not advanced:
-            level -= 1
-            if level < 0:
-                break
-            move = work[SEARCH_ROW, 5 + level]
-            _move(work, work[SEARCH_ROW, level], move, 1)
-            if move == MOVE_PAIR:
-                wan_pair = -1
-            else:
-                taken -= 1
+                        work[DECOMPOSITION_ROW, rank + 1] -= chows
+                        work[DECOMPOSITION_ROW, rank + 2] -= chows
+                        for _ in range(chows):
+                            work[SET_ROWS + taken, 0] = SET_CHOW
+                            work[SET_ROWS + taken, 1] = rank
+                            work[SET_ROWS + taken, 2] = 0
+                            taken += 1
+                    if count - chows >= 3:
+                        work[SET_ROWS + taken, 0] = SET_PUNG
+                        work[SET_ROWS + taken, 1] = rank
+                        work[SET_ROWS + taken, 2] = 0
+                        taken += 1
+                if valid and (choice >> branch) == 0:  # a choice beyond this walk's branch points repeats one
+                    pair = honour_pair if honour_pair >= 0 else pair_rank
+                    best_total, best_key, best_has_triple, best_is_standard, single_wait_known = _score_reading(
+                        n_melds, n_sets, pair, win, self_drawn, hog_kinds, n_kongs, values, priority,
+                        exclusion_start, exclusion_target, suit, work, best_total, best_key, best_has_triple,
+                        best_is_standard, seven_pairs_form, single_wait_known,
+                    )
+                choice += 1
+        if pair_rank < 0:
+            break
+        pair_rank += 3
     return best_total
+
+
+@njit(cache=True)
+def _score_reading(
+    n_melds, n_sets, pair, win, self_drawn, hog_kinds, n_kongs, values, priority, exclusion_start,
+    exclusion_target, suit, work, best_total, best_key, best_has_triple, best_is_standard, seven_pairs_form,
+    single_wait_known,
+):
+    """Score the decomposition in rows SET_ROWS.. and keep it if it beats the best so far. Among equal
+    totals, keep the one MCR's reference reports: the first it meets, unless a later one has 一色三同顺
+    (then the last such), and any standard reading over an equal seven pairs (then the last it meets)."""
+    wait, wind_pungs = _regular_fans(work, n_melds, pair, win, self_drawn, hog_kinds, n_kongs)
+    if wait == NOT_SINGLE:
+        single_wait_known = 0
+    elif wait != 0:
+        if single_wait_known < 0:
+            single_wait_known = 1 if _single_wait(win, n_melds, suit, work) else 0
+        if single_wait_known == 1:
+            _put(work, Fan.EDGE_WAIT + wait - 1, 1)
+    total = _apply_exclusions(work, values, priority, exclusion_start, exclusion_target, wind_pungs)
+    if total >= best_total:
+        has_triple = work[FANS_ROW, Fan.PURE_TRIPLE_CHOW] == 1
+        key = _reading_key(work, n_sets, 4)
+        if total > best_total:
+            keep = True
+        elif not best_is_standard:
+            keep = seven_pairs_form
+        elif seven_pairs_form:
+            keep = key > best_key
+        elif has_triple:
+            keep = not best_has_triple or key > best_key
+        else:
+            keep = not best_has_triple and key < best_key
+        if keep:
+            best_total = _keep_best(work, total)
+            best_key = key
+            best_has_triple = has_triple
+            best_is_standard = True
+    return best_total, best_key, best_has_triple, best_is_standard, single_wait_known
 
 
 @njit(cache=True)
