@@ -94,3 +94,17 @@ HEAVENLY_READY_FLAG = 64  # the ready declaration was a 天听
 HEAVENLY_HAND_FLAG = 128  # 天胡
 EARTHLY_HAND_FLAG = 256  # 地胡
 HUMAN_HAND_FLAG = 512  # 人胡
+
+# The WinContext field (sim.scoring) behind each bit.
+CONTEXT_FLAG_BITS = {
+    "self_drawn": SELF_DRAWN_FLAG,
+    "last_tile": LAST_WALL_TILE_FLAG,
+    "kong_replacement": KONG_REPLACEMENT_FLAG,
+    "robbing_kong": ROBBING_KONG_FLAG,
+    "fourth_tile": FOURTH_TILE_FLAG,
+    "ready": READY_FLAG,
+    "tianting": HEAVENLY_READY_FLAG,
+    "tianhu": HEAVENLY_HAND_FLAG,
+    "dihu": EARTHLY_HAND_FLAG,
+    "renhu": HUMAN_HAND_FLAG,
+}

@@ -51,13 +51,13 @@ DECOMPOSITION_ROW = 5  # 万 counts left while a decomposition is walked
 CONTEXT_ROW = 6  # fans that do not depend on the reading
 WAIT_ROW = 7  # scratch copy of the 万 counts for the fifth-copy wait check
 COMBINATION_ROW = 8  # chow middles at 0-3, two-chow fans at 4-9, their tally at 10-12
-SET_ROWS = 10  # rows 10-13: one set of the reading each: kind, tile, kong (0 none, 1 exposed, 2 concealed)
+SET_ROWS = 9  # rows 9-12: one set of the reading each: kind, tile, kong (0 none, 1 exposed, 2 concealed)
 # The three fan rows are sparse: a fan is non-zero only if its row's list (length at column 0, fan ids
 # from column 1) names it, so a reading touches the few fans it has, not all of them.
-FANS_LIST_ROW = 14
-BEST_LIST_ROW = 15
-CONTEXT_LIST_ROW = 16
-WORK_ROWS, WORK_WIDTH = 17, max(N_FANS, N_KINDS) + 8
+FANS_LIST_ROW = 13
+BEST_LIST_ROW = 14
+CONTEXT_LIST_ROW = 15
+WORK_ROWS, WORK_WIDTH = 16, max(N_FANS, N_KINDS) + 8
 STAMP_COLUMN = WORK_WIDTH - 1  # in EXCLUDED_ROW: a fan is excluded when its cell equals this stamp
 NOT_SINGLE = -1  # a reading that shows the hand waited on more than one kind
 
@@ -65,8 +65,6 @@ SET_CHOW, SET_PUNG = 0, 1
 WINDS_START, DRAGONS_START = HONOR_START, HONOR_START + 4
 NINE_GATES_BASE = (3, 1, 1, 1, 1, 1, 1, 1, 3)
 POWERS_OF_FIVE = (1, 5, 25, 125, 625, 3125, 15625, 78125, 390625)
-
-
 N_PLAYED_KINDS = 16  # 万 1-9 and the seven honours: the only kinds a 二人 hand holds
 
 
@@ -76,6 +74,7 @@ def _played_kind(index):
 
 
 def new_work():
+    """The work array `_score_hand` needs; callers inside numba allocate the same shape once."""
     return np.zeros((WORK_ROWS, WORK_WIDTH), np.int64)
 
 
@@ -722,15 +721,13 @@ def _score_hand(concealed, melds, n_melds, win, flags, flowers, values, priority
         if shifted:
             _put(work, Fan.SEVEN_SHIFTED_PAIRS, 1)
         honour_pairs = 0
+        dragons = 0
         for kind in range(HONOR_START, N_KINDS):
             if work[STANDING_ROW, kind] >= 2:
                 honour_pairs += 1
+                dragons += kind >= DRAGONS_START
         if honour_pairs == 7:
             _put(work, Fan.SEVEN_STARS, 1)
-        dragons = 0
-        for kind in range(DRAGONS_START, N_KINDS):
-            if work[STANDING_ROW, kind] >= 2:
-                dragons += 1
         if dragons == 3:
             _put(work, Fan.DRAGON_SEVEN_PAIRS, 1)
         if honour_pairs - dragons == 4:

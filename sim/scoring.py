@@ -12,19 +12,7 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
-from kernels.fan_ids import (
-    EARTHLY_HAND_FLAG,
-    FOURTH_TILE_FLAG,
-    HEAVENLY_HAND_FLAG,
-    HEAVENLY_READY_FLAG,
-    HUMAN_HAND_FLAG,
-    KONG_REPLACEMENT_FLAG,
-    LAST_WALL_TILE_FLAG,
-    READY_FLAG,
-    ROBBING_KONG_FLAG,
-    SELF_DRAWN_FLAG,
-    Fan,
-)
+from kernels.fan_ids import CONTEXT_FLAG_BITS, Fan
 from kernels.scoring import NOT_A_WIN, score_many as score_kernel
 from kernels.tiles import COPIES_PER_KIND, N_FLOWERS, TILE_SETS
 from sim.notation import Hand, NotationError, format_hand, parse_hand, parse_tile, tile_name
@@ -53,19 +41,8 @@ class WinContext:
 
     @property
     def flags(self) -> int:
-        bits = {
-            "self_drawn": SELF_DRAWN_FLAG,
-            "last_tile": LAST_WALL_TILE_FLAG,
-            "kong_replacement": KONG_REPLACEMENT_FLAG,
-            "robbing_kong": ROBBING_KONG_FLAG,
-            "fourth_tile": FOURTH_TILE_FLAG,
-            "ready": READY_FLAG,
-            "tianting": HEAVENLY_READY_FLAG,
-            "tianhu": HEAVENLY_HAND_FLAG,
-            "dihu": EARTHLY_HAND_FLAG,
-            "renhu": HUMAN_HAND_FLAG,
-        }
-        return sum(bit for name, bit in bits.items() if getattr(self, name))
+        """The win-context bits the evaluator kernel takes."""
+        return sum(bit for name, bit in CONTEXT_FLAG_BITS.items() if getattr(self, name))
 
 
 CONTEXT_KEYS = tuple(field.name for field in fields(WinContext))
