@@ -344,3 +344,12 @@ def test_hands_outside_the_rules_are_rejected():
         scored("123m456m789m111z56z", "5m")
     with pytest.raises(ScoringError, match="only 4 copies"):
         score(parse_hand("1111m234m567m789m", sizes=(13,)), parse_tile("1m"), WinContext(), load_ruleset("erren"))
+
+
+@pytest.mark.parametrize("win", ["1m", "9m"])
+def test_classic_nine_gates_won_on_one_or_nine_also_scores_pure_straight_and_tile_hog(win):
+    # 001: 九宝莲灯 ... 若胡1或9，可计清龙，四归一
+    hand = "1112345678999m" + win
+    result = fans(hand, win, "erren-classic")
+    assert {"九宝莲灯", "清龙", "四归一"} <= set(result)
+    assert not {"清一色", "门前清", "幺九刻"} & set(result)
