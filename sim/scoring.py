@@ -164,7 +164,14 @@ def score(hand: Hand, win: int, context: WinContext, ruleset: Ruleset) -> Score:
 
 def parse_scoring_input(hand_text: str, win_text: str, melds: list[str] = ()) -> tuple[Hand, int]:
     """The hand (13 tiles less 3 per meld, without the winning tile) and the winning tile, from text."""
-    hand = parse_hand(" ".join([hand_text, *melds]), sizes=(13,))
+    hand = parse_hand(" ".join([hand_text, *melds]), sizes=None)
+    size = hand.n_tiles + 3 * len(hand.melds)
+    if size != 13:
+        hint = "; give the hand without its winning tile" if size == 14 else ""
+        raise NotationError(
+            f"{hand.n_tiles} concealed tiles with {len(hand.melds)} meld{'' if len(hand.melds) == 1 else 's'}; "
+            f"expected {13 - 3 * len(hand.melds)} (13 less 3 per meld){hint}"
+        )
     return hand, parse_tile(win_text)
 
 

@@ -177,6 +177,7 @@ def test_score_batch_scores_good_lines_and_reports_bad_ones_in_place(monkeypatch
         (["score", "123456789m1235m", "--win", "5m", "--ruleset", "erren-plus"], "unknown ruleset 'erren-plus'"),
         (["score", "123456789m1235m", "--win", "5p"], "5p is not in the erren wall"),
         (["score", "123456789m123m", "--win", "5m"], "12 concealed tiles with 0 melds; expected 13"),
+        (["score", "123456789m12355m", "--win", "5m"], "give the hand without its winning tile"),
         (["score", "123456789m1235m", "--win", "5m", "--robbing-kong", "--self-drawn"], "not a self-draw"),
         (["score", "123456789m1235m", "--win", "5m", "--ruleset", "erren-classic", "--flowers", "2"], "without flowers"),
         (["score", "--batch", "no/such/file.jsonl"], "batch file not found"),
