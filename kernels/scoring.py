@@ -35,9 +35,15 @@ from kernels.fan_ids import (
     Fan,
 )
 from kernels.tables import load_tables
-from kernels.tiles import HONOR_START, N_KINDS
+from kernels.tiles import (
+    HONOR_START,
+    MELD_CHOW,
+    MELD_CONCEALED_KONG,
+    MELD_KONG,
+    MELD_PONG,
+    N_KINDS,
+)
 
-MELD_CHOW, MELD_PONG, MELD_KONG, MELD_CONCEALED_KONG = 0, 1, 2, 3
 NOT_A_WIN = -1
 
 # Rows of the int64 work array every scoring call reuses (allocated once per batch, not per hand). Hot
@@ -73,8 +79,9 @@ def _played_kind(index):
     return index if index < 9 else index + HONOR_START - 9
 
 
+@njit(cache=True)
 def new_work():
-    """The work array `_score_hand` needs; callers inside numba allocate the same shape once."""
+    """The work array `_score_hand` needs, allocated once per batch (or per engine run), not per hand."""
     return np.zeros((WORK_ROWS, WORK_WIDTH), np.int64)
 
 
@@ -937,7 +944,7 @@ def _score_reading(
 
 @njit(cache=True)
 def _score_many(concealed, melds, n_melds, win, flags, flowers, values, priority, exclusion_start, exclusion_target, suit, counts, totals):
-    work = np.zeros((WORK_ROWS, WORK_WIDTH), np.int64)
+    work = new_work()
     for hand in range(concealed.shape[0]):
         total = _score_hand(
             concealed[hand], melds[hand], n_melds[hand], win[hand], flags[hand], flowers[hand],

@@ -25,3 +25,6 @@ TILE_SET_ALL.setflags(write=False)
 TILE_SET_WAN_HONOURS.setflags(write=False)
 
 TILE_SETS = {"all": TILE_SET_ALL, "wan-honours": TILE_SET_WAN_HONOURS}
+
+# Meld codes: a meld is (code, lowest tile kind); sim.notation.MeldKind names them.
+MELD_CHOW, MELD_PONG, MELD_KONG, MELD_CONCEALED_KONG = 0, 1, 2, 3

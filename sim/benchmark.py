@@ -22,9 +22,17 @@ from kernels.fan_ids import (
     SELF_DRAWN_FLAG,
     Fan,
 )
-from kernels.scoring import MELD_CHOW, MELD_KONG, MELD_PONG, _score_many, score_many
+from kernels.scoring import _score_many, score_many
 from kernels.shanten import _shanten_many, _ukeire_many, _waits_many
-from kernels.tiles import HONOR_START, N_KINDS, TILE_SET_ALL, TILE_SET_WAN_HONOURS
+from kernels.tiles import (
+    HONOR_START,
+    MELD_CHOW,
+    MELD_KONG,
+    MELD_PONG,
+    N_KINDS,
+    TILE_SET_ALL,
+    TILE_SET_WAN_HONOURS,
+)
 
 HAND_SETS = {
     # name: (kinds in the wall, tiles per hand)

@@ -12,8 +12,8 @@ from typing import Annotated, Optional
 import typer
 
 import kernels
-from kernels.tiles import TILE_SETS
 from analysis.tables import write_text_atomically
+from kernels.tiles import TILE_SETS
 from sim.notation import NotationError, parse_hand, parse_tiles
 from sim.ruleset import RulesetError
 from sim.scoring import ScoringError
@@ -23,6 +23,21 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, help="mjsim: Monte
 
 class UserError(Exception):
     """A problem with what the user asked for, reported as one line."""
+
+
+def _batch_input(path: Path) -> list[str]:
+    if not path.is_file():
+        raise UserError(f"batch file not found: {path}")
+    return path.read_text(encoding="utf-8").splitlines()
+
+
+def _write_lines(outputs: list[dict], out: Path | None) -> None:
+    """One JSON line per output, to stdout or atomically to `out`."""
+    text = "".join(json.dumps(output, ensure_ascii=False) + "\n" for output in outputs)
+    if out is None:
+        sys.stdout.write(text)
+    else:
+        write_text_atomically(out, text)
 
 
 def _tile_set(name: str):
@@ -47,15 +62,7 @@ def shanten(
     if (hand is None) == (batch is None):
         raise UserError("give either a HAND or --batch FILE")
     if batch is not None:
-        if not batch.is_file():
-            raise UserError(f"batch file not found: {batch}")
-        lines = batch.read_text(encoding="utf-8").splitlines()
-        outputs = [json.dumps(batch_line(line, number, copies), ensure_ascii=False) for number, line in enumerate(lines, 1)]
-        text = "".join(output + "\n" for output in outputs)
-        if out is None:
-            sys.stdout.write(text)
-        else:
-            write_text_atomically(out, text)
+        _write_lines([batch_line(line, number, copies) for number, line in enumerate(_batch_input(batch), 1)], out)
         return
     seen = parse_tiles(visible) if visible.strip() else None
     report = analyse(parse_hand(hand), visible=seen, tile_set=copies)
@@ -91,14 +98,7 @@ def score(
     if batch is not None:
         if hand is not None or win is not None:
             raise UserError("give either HAND --win TILE or --batch FILE, not both")
-        if not batch.is_file():
-            raise UserError(f"batch file not found: {batch}")
-        outputs = batch_lines(batch.read_text(encoding="utf-8").splitlines(), rules)
-        text = "".join(json.dumps(output, ensure_ascii=False) + "\n" for output in outputs)
-        if out is None:
-            sys.stdout.write(text)
-        else:
-            write_text_atomically(out, text)
+        _write_lines(batch_lines(_batch_input(batch), rules), out)
         return
     if hand is None or win is None:
         raise UserError("give a HAND and its winning tile with --win (or --batch FILE)")

@@ -19,8 +19,7 @@ from kernels.fan_ids import (
     ROBBING_KONG_FLAG,
     SELF_DRAWN_FLAG,
 )
-from kernels.scoring import MELD_CHOW, MELD_CONCEALED_KONG, MELD_KONG, MELD_PONG
-from kernels.tiles import N_KINDS
+from kernels.tiles import MELD_CHOW, MELD_CONCEALED_KONG, MELD_KONG, MELD_PONG, N_KINDS
 
 WAN = list(range(9))
 WINDS = [27, 28, 29, 30]

@@ -11,7 +11,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernels.tiles import COPIES_PER_KIND, FIRST_FLOWER, HONOR_START, N_FLOWERS, N_KINDS, SUIT_SIZE
+from kernels.tiles import (
+    COPIES_PER_KIND,
+    FIRST_FLOWER,
+    HONOR_START,
+    MELD_CHOW,
+    MELD_CONCEALED_KONG,
+    MELD_KONG,
+    MELD_PONG,
+    N_FLOWERS,
+    N_KINDS,
+    SUIT_SIZE,
+)
 
 SUIT_OFFSETS = {"m": 0, "p": 9, "s": 18, "z": HONOR_START}
 RANK_LIMITS = {"m": 9, "p": 9, "s": 9, "z": 7, "f": N_FLOWERS}
@@ -23,10 +34,12 @@ class NotationError(ValueError):
 
 
 class MeldKind(enum.IntEnum):
-    CHOW = 0
-    PONG = 1
-    KONG = 2
-    CONCEALED_KONG = 3
+    """The meld codes the fan evaluator takes (kernels.scoring)."""
+
+    CHOW = MELD_CHOW
+    PONG = MELD_PONG
+    KONG = MELD_KONG
+    CONCEALED_KONG = MELD_CONCEALED_KONG
 
 
 @dataclass(frozen=True)
@@ -196,14 +209,19 @@ def parse_hand(text: str, sizes: tuple[int, ...] | None = (13, 14)) -> Hand:
     if len(melds) > 4:
         raise NotationError(f"{len(melds)} melds; a hand has at most 4")
     if sizes is not None:
-        equivalent = hand.n_tiles + 3 * len(melds)
-        if equivalent not in sizes:
-            allowed = " or ".join(str(size - 3 * len(melds)) for size in sizes)
-            raise NotationError(
-                f"{hand.n_tiles} concealed tiles with {len(melds)} meld{'s' if len(melds) != 1 else ''}; "
-                f"expected {allowed} ({' or '.join(map(str, sizes))} less 3 per meld)"
-            )
+        check_size(hand, sizes)
     return hand
+
+
+def check_size(hand: Hand, sizes: tuple[int, ...]) -> None:
+    """Raise NotationError unless the hand holds one of `sizes` tiles, counting 3 per meld."""
+    melds = len(hand.melds)
+    if hand.n_tiles + 3 * melds not in sizes:
+        allowed = " or ".join(str(size - 3 * melds) for size in sizes)
+        raise NotationError(
+            f"{hand.n_tiles} concealed tiles with {melds} meld{'s' if melds != 1 else ''}; "
+            f"expected {allowed} ({' or '.join(map(str, sizes))} less 3 per meld)"
+        )
 
 
 def parse_tiles(text: str) -> np.ndarray:

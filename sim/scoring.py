@@ -1,6 +1,6 @@
 """Scoring winning hands under a ruleset: the win context, validation, and the result as a report.
 
-`score` and `score_many` check what the kernel cannot know (tiles outside the ruleset's tile set,
+`score` and `batch_lines` check what the kernel cannot know (tiles outside the ruleset's tile set,
 five copies counting the winning tile, flowers in a game without them, a context that contradicts
 itself) and raise ScoringError with one message; the context flags the tiles make impossible (和绝张
 with another copy in hand, 杠上开花 without a kong, 抢杠胡 on a tile held elsewhere) are cleared by the
@@ -13,9 +13,18 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from kernels.fan_ids import CONTEXT_FLAG_BITS, Fan
-from kernels.scoring import NOT_A_WIN, score_many as score_kernel
-from kernels.tiles import COPIES_PER_KIND, N_FLOWERS, TILE_SETS
-from sim.notation import Hand, NotationError, format_hand, parse_hand, parse_tile, tile_name
+from kernels.scoring import NOT_A_WIN
+from kernels.scoring import score_many as score_kernel
+from kernels.tiles import COPIES_PER_KIND, N_FLOWERS, N_KINDS, TILE_SETS
+from sim.notation import (
+    Hand,
+    NotationError,
+    check_size,
+    format_hand,
+    parse_hand,
+    parse_tile,
+    tile_name,
+)
 from sim.ruleset import Ruleset
 
 
@@ -123,7 +132,7 @@ def _check(hand: Hand, win: int, context: WinContext, ruleset: Ruleset) -> int:
 def _scores(rows: list[tuple[Hand, int, WinContext, int]], ruleset: Ruleset) -> list[Score | None]:
     """Score checked rows in one kernel call; None where the tiles are not a complete hand."""
     count = len(rows)
-    concealed = np.zeros((count, 34), np.int8)
+    concealed = np.zeros((count, N_KINDS), np.int8)
     melds = np.zeros((count, 4, 2), np.int8)
     n_melds = np.zeros(count, np.int8)
     win = np.zeros(count, np.int8)
@@ -165,13 +174,12 @@ def score(hand: Hand, win: int, context: WinContext, ruleset: Ruleset) -> Score:
 def parse_scoring_input(hand_text: str, win_text: str, melds: list[str] = ()) -> tuple[Hand, int]:
     """The hand (13 tiles less 3 per meld, without the winning tile) and the winning tile, from text."""
     hand = parse_hand(" ".join([hand_text, *melds]), sizes=None)
-    size = hand.n_tiles + 3 * len(hand.melds)
-    if size != 13:
-        hint = "; give the hand without its winning tile" if size == 14 else ""
-        raise NotationError(
-            f"{hand.n_tiles} concealed tiles with {len(hand.melds)} meld{'' if len(hand.melds) == 1 else 's'}; "
-            f"expected {13 - 3 * len(hand.melds)} (13 less 3 per meld){hint}"
-        )
+    try:
+        check_size(hand, (13,))
+    except NotationError as error:
+        if hand.n_tiles + 3 * len(hand.melds) == 14:
+            raise NotationError(f"{error}; give the hand without its winning tile") from None
+        raise
     return hand, parse_tile(win_text)
 
 
