@@ -74,7 +74,7 @@ POWERS_OF_FIVE = (1, 5, 25, 125, 625, 3125, 15625, 78125, 390625)
 N_PLAYED_KINDS = 16  # 万 1-9 and the seven honours: the only kinds a 二人 hand holds
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _played_kind(index):
     return index if index < 9 else index + HONOR_START - 9
 
@@ -88,7 +88,7 @@ def new_work():
 # ------------------------------------------------------------------------------- sparse fan rows
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _put(work, fan, value):
     """Set a fan of the reading being scored to `value` (> 0), listing it if it was absent."""
     if work[FANS_ROW, fan] == 0:
@@ -98,19 +98,19 @@ def _put(work, fan, value):
     work[FANS_ROW, fan] = value
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _add(work, fan, amount):
     _put(work, fan, work[FANS_ROW, fan] + amount)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _clear_fans(work, row, list_row):
     for index in range(1, work[list_row, 0] + 1):
         work[row, work[list_row, index]] = 0
     work[list_row, 0] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _copy_fans(work, row, list_row, to_row, to_list_row):
     _clear_fans(work, to_row, to_list_row)
     length = work[list_row, 0]
@@ -121,7 +121,7 @@ def _copy_fans(work, row, list_row, to_row, to_list_row):
     work[to_list_row, 0] = length
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _start_reading(work):
     """Reset the reading's fans to the context fans (those that do not depend on the reading)."""
     _copy_fans(work, CONTEXT_ROW, CONTEXT_LIST_ROW, FANS_ROW, FANS_LIST_ROW)
@@ -131,7 +131,7 @@ def _start_reading(work):
 # Chows are given by their middle rank, 2-8, as in MCR's own tables.
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _two_chow_fan(a, b):
     if a - b == 3 or b - a == 3:
         return Fan.SHORT_STRAIGHT
@@ -142,7 +142,7 @@ def _two_chow_fan(a, b):
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _three_chow_fan(a, b, c):
     # a <= b <= c
     if a + 3 == b and b + 3 == c:
@@ -154,7 +154,7 @@ def _three_chow_fan(a, b, c):
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _extra_chow_fan(a, b, c, extra):
     """The one fan a fourth chow may still add to a three-chow fan (套算一次), best first."""
     fa, fb, fc = _two_chow_fan(a, extra), _two_chow_fan(b, extra), _two_chow_fan(c, extra)
@@ -164,7 +164,7 @@ def _extra_chow_fan(a, b, c, extra):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _limit_pair_fans(work, n_pairs, max_count):
     """Keep at most `max_count` of the two-chow fans at work[COMBINATION_ROW, 4:4+n_pairs], dropping
     repeats first and 老少副 before 连六 before 一般高 (不得相同, 套算一次)."""
@@ -191,7 +191,7 @@ def _limit_pair_fans(work, n_pairs, max_count):
             _put(work, kinds[position], work[COMBINATION_ROW, 10 + position])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _chow_fans(work, n_chows):
     """Fans among the chows (sorted middle ranks at work[COMBINATION_ROW, 0:n_chows]), combined as
     MCR allows: a four- or three-chow fan first, then what the remaining chows may still add."""
@@ -256,7 +256,7 @@ def _chow_fans(work, n_chows):
             _add(work, fan, 1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _kong_fans(concealed_pungs, melded_kongs, concealed_kongs, work):
     """Kong and concealed-pung fans, as MCR combines them (a concealed kong is also a concealed pung)."""
     kongs = melded_kongs + concealed_kongs
@@ -287,7 +287,7 @@ def _kong_fans(concealed_pungs, melded_kongs, concealed_kongs, work):
 # ------------------------------------------------------------------------------- waits
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _sets_only(counts):
     """Whether 万 counts (any size, fifth copies allowed) split into sets: at the lowest rank left,
     count mod 3 chows must start there and the rest are pungs."""
@@ -306,7 +306,7 @@ def _sets_only(counts):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _complete_with(work, added, n_melds):
     """Whether the hand in work[STANDING_ROW] plus one tile of kind `added` is complete, reading shapes
     only, fifth copies included (the slow path of _single_wait)."""
@@ -347,12 +347,12 @@ def _complete_with(work, added, n_melds):
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _is_invalid_honour(count):
     return count != 0 and count != 2 and count != 3
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _single_wait(win, n_melds, suit, work):
     """Whether the hand before the winning tile waited on that one kind only (独听).
 
@@ -425,7 +425,7 @@ def _single_wait(win, n_melds, suit, work):
 # ------------------------------------------------------------------------------- exclusions
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _apply_exclusions(work, values, priority, exclusion_start, exclusion_target, wind_pungs):
     """Drop inactive and excluded fans of the reading; return the total of the rest, flowers aside."""
     length = work[FANS_LIST_ROW, 0]
@@ -468,7 +468,7 @@ def _apply_exclusions(work, values, priority, exclusion_start, exclusion_target,
 # ------------------------------------------------------------------------------- one reading
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _hand_traits(work, wan_ranks, has_honour):
     """Fans that depend only on which tiles the hand holds: flushes, 字一色, 混幺九, 断幺, 大于5 / 小于5.
     `wan_ranks` has bit r set when the hand holds a 万 of rank r + 1."""
@@ -489,7 +489,7 @@ def _hand_traits(work, wan_ranks, has_honour):
             _put(work, Fan.UPPER_FOUR, 1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _regular_fans(work, n_melds, pair, win, self_drawn, hog_kinds, n_kongs):
     """Raw fans of the standard decomposition in rows SET_ROWS.. (the first `n_melds` are melds) with
     `pair`, written to work[FANS_ROW] on top of the context fans.
@@ -626,13 +626,13 @@ def _regular_fans(work, n_melds, pair, win, self_drawn, hog_kinds, n_kongs):
 # ------------------------------------------------------------------------------- the whole hand
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _keep_best(work, total):
     _copy_fans(work, FANS_ROW, FANS_LIST_ROW, BEST_ROW, BEST_LIST_ROW)
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _score_hand(concealed, melds, n_melds, win, flags, flowers, values, priority, exclusion_start, exclusion_target, suit, work):
     """Score one winning hand; the best reading's fans end in work[BEST_ROW]. Returns the total without
     flowers, or NOT_A_WIN when the tiles do not make a complete hand.
@@ -767,7 +767,7 @@ def _score_hand(concealed, melds, n_melds, win, flags, flowers, values, priority
     )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _nine_gates(concealed):
     """Whether the concealed tiles before the win are 1112345678999 of 万."""
     for index in range(N_PLAYED_KINDS):
@@ -777,7 +777,7 @@ def _nine_gates(concealed):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _reading_key(work, first, last):
     """The order in which MCR's reference meets this decomposition: its 万 sets as (rank, pung before
     chow) keys, sorted, read as one number."""
@@ -796,7 +796,7 @@ def _reading_key(work, first, last):
     return ((a * 128 + b) * 128 + c) * 128 + d
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _standard_readings(
     melds, n_melds, win, self_drawn, best_total, seven_pairs_form, hog_kinds, n_kongs,
     values, priority, exclusion_start, exclusion_target, suit, work,
@@ -903,7 +903,7 @@ def _standard_readings(
     return best_total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _score_reading(
     n_melds, n_sets, pair, win, self_drawn, hog_kinds, n_kongs, values, priority, exclusion_start,
     exclusion_target, suit, work, best_total, best_key, best_has_triple, best_is_standard, seven_pairs_form,

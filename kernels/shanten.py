@@ -33,7 +33,7 @@ class InvalidHandError(ValueError):
 # ---------------------------------------------------------------------------------------------- kernels
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _index_and_tally(counts, start, n_ranks):
     """(table index, pairs, singles) of one group of kinds, read in one pass.
 
@@ -58,7 +58,7 @@ def _index_and_tally(counts, start, n_ranks):
 # the hot loops free of reference counting.
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _combine(table_a, row_a, table_b, row_b, n_sets, out, out_row):
     """out[out_row, 2*sets+pairs] = cheapest way two groups together hold `sets` sets and `pairs` pairs."""
     for sets in range(n_sets + 1):
@@ -67,30 +67,27 @@ def _combine(table_a, row_a, table_b, row_b, n_sets, out, out_row):
             for sets_a in range(sets + 1):
                 for pairs_a in range(pairs + 1):
                     cost = table_a[row_a, 2 * sets_a + pairs_a] + table_b[row_b, 2 * (sets - sets_a) + pairs - pairs_a]
-                    if cost < best:
-                        best = cost
+                    best = min(best, cost)
             out[out_row, 2 * sets + pairs] = best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _split_cost(table_a, row_a, table_b, row_b, n_sets):
     """Cheapest way two groups together hold `n_sets` sets and one pair."""
     best = _BIG
     for sets_a in range(n_sets + 1):
         column_b = 2 * (n_sets - sets_a)
         cost = table_a[row_a, 2 * sets_a] + table_b[row_b, column_b + 1]
-        if cost < best:
-            best = cost
+        best = min(best, cost)
         cost = table_a[row_a, 2 * sets_a + 1] + table_b[row_b, column_b]
-        if cost < best:
-            best = cost
+        best = min(best, cost)
     return best
 
 
 MAN_PIN, SOU_HONOR = 4, 5  # scratch rows; rows 0-3 hold "the other three groups" of each group
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _seven_pairs_from_tally(pairs, singles):
     needed = 7 - pairs
     if needed <= 0:
@@ -100,7 +97,7 @@ def _seven_pairs_from_tally(pairs, singles):
     return singles + 2 * (needed - singles)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _hand_shanten(counts, melds, suit, honors, form, wan_honours_only, scratch):
     n_sets = MAX_SETS - melds
     man, pairs, singles = _index_and_tally(counts, 0, 9)
@@ -144,7 +141,7 @@ def _shanten_many(counts, n_melds, suit, honors, form, wan_honours_only, out):
                 out[hand] = _hand_shanten(counts[hand], n_melds[hand], suit, honors, form, False, scratch)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _combine_others(suit, honors, man, pin, sou, honor, n_sets, scratch):
     """scratch[group] = the three groups other than `group`, combined; returns the hand's distance."""
     _combine(suit, man, suit, pin, n_sets, scratch, MAN_PIN)
@@ -156,7 +153,7 @@ def _combine_others(suit, honors, man, pin, sou, honor, n_sets, scratch):
     return _split_cost(scratch, MAN_PIN, scratch, SOU_HONOR, n_sets)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _distances_after_draw(counts, n_melds, candidates, suit, honors, scratch, distances):
     """distances[kind] = best distance after drawing one tile of each kind with candidates[kind] > 0.
 
@@ -215,7 +212,7 @@ def _distances_after_draw(counts, n_melds, candidates, suit, honors, scratch, di
     return base
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _may_complete(counts, candidates):
     """Candidates for a wait: a drawn tile must join a tile of its own suit (or its own honour kind)."""
     for kind in range(N_KINDS):
@@ -241,7 +238,7 @@ def _waits_many(counts, n_melds, suit, honors, out):
             out[hand, kind] = distances[kind] == 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _ukeire_one(counts, n_melds, live, suit, honors, scratch, distances):
     """(distance, ukeire) of a hand of 3k+1 tiles; only kinds with live copies are tried."""
     base = _distances_after_draw(counts, n_melds, live, suit, honors, scratch, distances)
@@ -252,13 +249,14 @@ def _ukeire_one(counts, n_melds, live, suit, honors, scratch, distances):
     return base, total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _discard_options(counts, n_melds, live, suit, honors, scratch, distances, hand, out_shanten, out_ukeire):
     """For a hand of 3k+2 tiles: shanten and ukeire after discarding each kind held (_BIG elsewhere).
 
     `scratch`, `distances` and `hand` (34 counts) are work arrays, so a batch allocates them once.
     """
-    hand[:] = counts
+    for kind in range(N_KINDS):
+        hand[kind] = counts[kind]
     for kind in range(N_KINDS):
         if hand[kind] == 0:
             out_shanten[kind] = _BIG

@@ -159,6 +159,7 @@ def run(
     seed: int = 1,
     progress=None,
     n_fan_hands: int = 200_000,
+    n_deals: int = 50_000,
 ) -> dict:
     """Measure every rate; returns a JSON-ready dict."""
     suit, honors = kernels.load_tables()
@@ -197,6 +198,10 @@ def run(
     results["fans"] = fan_rates(n_fan_hands, min(n_reference, n_fan_hands), seed)
     if progress is not None:
         progress(1)
+    if n_deals:
+        results["deals"] = deal_rates(n_deals, seed)
+        if progress is not None:
+            progress(1)
     return results
 
 
@@ -233,6 +238,54 @@ def fan_rates(n_hands: int, n_reference: int, seed: int) -> dict:
     )
     found["PyMahjongGB"] = {"rate": rate, "n_hands": n_reference, "kernel_ratio": found["rulesets"]["erren"] / rate, "disagreements": differ}
     return found
+
+
+DEAL_PAIRINGS = ("random,random", "greedy,greedy", "value,value", "defensive,defensive")
+
+
+def deal_rates(n_deals: int, seed: int) -> dict:
+    """Whole deals per second on one core, per ruleset and pairing (best of three batches of `n_deals`),
+    and riichienv's four-player rounds per second when it is installed (measured in the same run)."""
+    from sim import engine
+    from sim.ruleset import load_ruleset
+
+    found = {"n_deals": n_deals, "rulesets": {}}
+    for ruleset_id in FAN_RULESETS:
+        ruleset = load_ruleset(ruleset_id)
+        rates = {}
+        for pairing in DEAL_PAIRINGS:
+            players = engine.Players.parse(pairing)
+            engine.play(ruleset, players, seed, 10)  # compile or load from cache
+            rates[pairing] = _rate(lambda: engine.play(ruleset, players, seed, n_deals), n_deals)  # noqa: B023
+        found["rulesets"][ruleset_id] = rates
+    found["riichienv"] = _riichienv_rate()
+    return found
+
+
+def _riichienv_rate(min_seconds: float = 3.0) -> dict | None:
+    """riichienv (a Rust riichi engine with a step-at-a-time Python API and no batch mode): complete
+    four-player rounds per second, every seat playing its first legal action, one round per reset."""
+    try:
+        from importlib.metadata import version
+
+        from riichienv import RiichiEnv
+    except ImportError:
+        return None
+    environment = RiichiEnv(game_mode="4p-red-single", seed=12345)
+
+    def one_round():
+        observations = environment.reset()
+        while not environment.done():
+            observations = environment.step({seat: seen.legal_actions()[0] for seat, seen in observations.items()})
+
+    for _ in range(20):
+        one_round()
+    rounds = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < min_seconds:
+        one_round()
+        rounds += 1
+    return {"rate": rounds / (time.perf_counter() - start), "version": version("riichienv")}
 
 
 def format_results(results: dict) -> str:
@@ -275,6 +328,21 @@ def format_results(results: dict) -> str:
             lines.append(
                 f"  {'PyMahjongGB MahjongFanCalculator':<44}{rate(measured['rate'])}   erren is {measured['kernel_ratio']:,.0f}x faster; "
                 f"fans differ on {measured['disagreements']} of {measured['n_hands']:,}"
+            )
+    deals = results.get("deals")
+    if deals:
+        lines.append("")
+        lines.append(f"whole deals, one core: best of three batches of {deals['n_deals']:,} deals")
+        for ruleset_id, rates in deals["rulesets"].items():
+            for pairing, value in rates.items():
+                lines.append(f"  {ruleset_id + ', ' + pairing.replace(',', ' v ')!s:<44}{value / 1e3:8.1f} k deals/s")
+        measured = deals["riichienv"]
+        if measured is None:
+            lines.append("  riichienv: not installed (pip install riichienv)")
+        else:
+            lines.append(
+                f"  {'riichienv ' + measured['version'] + ', 4-player rounds':<44}{measured['rate']:8.0f} rounds/s "
+                "(first legal action, step API)"
             )
     return "\n".join(lines).rstrip() + "\n"
 

@@ -1,4 +1,4 @@
-"""The `mjsim` command line: shanten, bench and demo.
+"""The `mjsim` command line: shanten, score, replay, bench and demo.
 
 Every expected failure (bad notation, a missing file, a bad option value) ends in one `error:` line on
 stderr and exit status 2, never a traceback.
@@ -7,7 +7,7 @@ stderr and exit status 2, never a traceback.
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -15,6 +15,7 @@ import kernels
 from analysis.tables import write_text_atomically
 from kernels.tiles import TILE_SETS
 from sim.notation import NotationError, parse_hand, parse_tiles
+from sim.heuristics import PlayerError
 from sim.ruleset import RulesetError
 from sim.scoring import ScoringError
 
@@ -48,9 +49,9 @@ def _tile_set(name: str):
 
 @app.command()
 def shanten(
-    hand: Annotated[Optional[str], typer.Argument(help="A hand in MPSZ notation, e.g. '123456789m1122z' or '45m66z (2222m) [6666m]'.")] = None,
-    batch: Annotated[Optional[Path], typer.Option(help="A JSONL file of {\"tiles\": \"<MPSZ>\"} lines; one JSON line out per line in.")] = None,
-    out: Annotated[Optional[Path], typer.Option(help="With --batch: write the output lines here instead of stdout.")] = None,
+    hand: Annotated[str | None, typer.Argument(help="A hand in MPSZ notation, e.g. '123456789m1122z' or '45m66z (2222m) [6666m]'.")] = None,
+    batch: Annotated[Path | None, typer.Option(help="A JSONL file of {\"tiles\": \"<MPSZ>\"} lines; one JSON line out per line in.")] = None,
+    out: Annotated[Path | None, typer.Option(help="With --batch: write the output lines here instead of stdout.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
     visible: Annotated[str, typer.Option(help="Tiles seen elsewhere (discards, the opponent's melds), e.g. '19m77z'; they are not live.")] = "",
     tile_set: Annotated[str, typer.Option(help="Which tiles are in the wall: 'all' (136) or 'wan-honours' (万 and honours, 二人麻将).")] = "all",
@@ -71,8 +72,8 @@ def shanten(
 
 @app.command()
 def score(
-    hand: Annotated[Optional[str], typer.Argument(help="Concealed tiles without the winning tile, with melds, e.g. '45m66z777z (2222m) [6666m]'.")] = None,
-    win: Annotated[Optional[str], typer.Option(help="The winning tile, e.g. 3m.")] = None,
+    hand: Annotated[str | None, typer.Argument(help="Concealed tiles without the winning tile, with melds, e.g. '45m66z777z (2222m) [6666m]'.")] = None,
+    win: Annotated[str | None, typer.Option(help="The winning tile, e.g. 3m.")] = None,
     self_drawn: Annotated[bool, typer.Option("--self-drawn", help="Won by self-draw (自摸); otherwise on a discard.")] = False,
     last_tile: Annotated[bool, typer.Option("--last-tile", help="On the last wall tile (妙手回春) or the discard after it (海底捞月).")] = False,
     kong_replacement: Annotated[bool, typer.Option("--kong-replacement", help="Self-drawn on a kong replacement (杠上开花).")] = False,
@@ -85,8 +86,8 @@ def score(
     dihu: Annotated[bool, typer.Option("--dihu", help="地胡: the non-dealer's first draw.")] = False,
     renhu: Annotated[bool, typer.Option("--renhu", help="人胡: on the dealer's first discard.")] = False,
     ruleset: Annotated[str, typer.Option(help="Ruleset id (erren, erren-classic) or a ruleset .toml file.")] = "erren",
-    batch: Annotated[Optional[Path], typer.Option(help="A JSONL file of hands (see README); one JSON line out per line in.")] = None,
-    out: Annotated[Optional[Path], typer.Option(help="With --batch: write the output lines here instead of stdout.")] = None,
+    batch: Annotated[Path | None, typer.Option(help="A JSONL file of hands (see README); one JSON line out per line in.")] = None,
+    out: Annotated[Path | None, typer.Option(help="With --batch: write the output lines here instead of stdout.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the score as one JSON object (a batch output line).")] = False,
 ):
     """Score a winning hand: its fans (seed name, value, count), the total, and whether it reaches the minimum."""
@@ -120,19 +121,23 @@ def bench(
     hands: Annotated[int, typer.Option(help="Random hands per hand set.")] = 1_000_000,
     reference_hands: Annotated[int, typer.Option(help="Hands given to each reference calculator.")] = 20_000,
     fan_hands: Annotated[int, typer.Option(help="Generated winning hands for the fan evaluation rates.")] = 200_000,
+    deals: Annotated[int, typer.Option(help="Deals per batch for the whole-deal rates (0 skips them).")] = 50_000,
     seed: Annotated[int, typer.Option(help="Seed of the random hands.")] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
 ):
-    """Rates of the shanten, waits, ukeire and fan kernels, and of PyPI mahjong and PyMahjongGB on the same hands."""
+    """Rates of the shanten, waits, ukeire and fan kernels (against PyPI mahjong and PyMahjongGB on the same
+    hands) and of whole deals per heuristic pairing (against riichienv when installed)."""
     from sim import benchmark
     from sim.progress import progress_bar
 
     if hands < 1 or reference_hands < 1 or reference_hands > hands:
         raise UserError("--hands and --reference-hands must be positive, with --reference-hands at most --hands")
-    if fan_hands < 1:
-        raise UserError("--fan-hands must be positive")
-    with progress_bar("benchmark", len(benchmark.HAND_SETS) + 1) as advance:
-        results = benchmark.run(hands, reference_hands, min(20_000, hands), seed, progress=advance, n_fan_hands=fan_hands)
+    if fan_hands < 1 or deals < 0:
+        raise UserError("--fan-hands must be positive and --deals not negative")
+    with progress_bar("benchmark", len(benchmark.HAND_SETS) + 1 + (deals > 0)) as advance:
+        results = benchmark.run(
+            hands, reference_hands, min(20_000, hands), seed, progress=advance, n_fan_hands=fan_hands, n_deals=deals
+        )
     typer.echo(json.dumps(results, indent=2) if as_json else benchmark.format_results(results), nl=False)
 
 
@@ -159,10 +164,30 @@ def demo(
     typer.echo(f"wrote {path}")
 
 
+@app.command()
+def replay(
+    ruleset: Annotated[str, typer.Option(help="Ruleset id (erren, erren-classic) or a ruleset .toml file.")] = "erren",
+    seed: Annotated[int, typer.Option(help="Seed of the run the deal belongs to.")] = 1,
+    deal: Annotated[int, typer.Option(help="Index of the deal in the run.")] = 0,
+    players: Annotated[str, typer.Option(help="Seat 0 and seat 1, e.g. 'greedy,random' or 'value:speed=6,defensive'.")] = "greedy,greedy",
+    session_length: Annotated[int, typer.Option(help="Deals per session with dealer rotation (0: every deal draws its dealer).")] = 0,
+):
+    """Replay one deal: every draw, discard, claim and the final scoring, in MPSZ notation."""
+    from sim import engine
+    from sim.replay_report import format_deal
+    from sim.ruleset import load_ruleset
+
+    rules = load_ruleset(ruleset)
+    if deal < 0 or seed < 0 or session_length < 0:
+        raise UserError("--seed, --deal and --session-length must not be negative")
+    seats = engine.Players.parse(players)
+    typer.echo(format_deal(engine.replay(rules, seats, seed, deal, session_length), rules, seats, seed), nl=False)
+
+
 def main() -> None:
     try:
         app(standalone_mode=False)
-    except (UserError, NotationError, kernels.InvalidHandError, RulesetError, ScoringError, OSError) as error:
+    except (UserError, NotationError, kernels.InvalidHandError, RulesetError, ScoringError, PlayerError, OSError) as error:
         typer.echo(f"error: {error}", err=True)
         sys.exit(2)
     except typer.Abort:

@@ -1,0 +1,586 @@
+"""Heuristic players: numba decision functions chosen by name, with parameters (``NAME:key=value,...``).
+
+- ``random``: a uniformly random legal action at every decision.
+- ``greedy``: discards to the lowest shanten, ties broken by ukeire counted over the tiles it cannot see;
+  claims only when that lowers its shanten; wins whenever it legally can.
+- ``value``: scores each discard by speed (shanten, ukeire) plus an estimate of the fans the hand can still
+  reach (flushes, seven pairs, all pungs, honour sets, a concealed hand), with a bonus for reaching the
+  minimum fan, so it gives up some speed for hands that pay (and that may be won at all).
+- ``defensive``: plays like greedy until the opponent looks close to winning (ready declared, at least
+  ``threat_melds`` claimed melds, or at most ``threat_wall`` tiles left); then it stops claiming and
+  discards the tile with the lowest cost ``caution`` x danger + 4 x (shanten steps lost), where danger
+  counts the unseen copies that could make the tile a winning one for the opponent.
+
+Every player sees only what its seat may see (``sim.table_state``): its own hand, the discards and the
+exposed melds; the opponent's hand only after declaring ready, which the built-in players use only to
+decide whether doubling is safe. Shared parameters: ``claim`` (0 never claims a discard), ``ready`` (0
+never declares ready; 1 declares when the ready hand can win at the minimum fan on some wait),
+``double_below`` and ``double_wall`` (加倍 instead of winning while the win is worth fewer fans than
+``double_below`` and at least ``double_wall`` tiles are left; 0 never doubles). A decision function gets the
+seat's random stream and returns (action, new stream state).
+"""
+
+import numpy as np
+from numba import njit
+
+from kernels.scoring import NOT_A_WIN, _score_hand, new_work
+from kernels.shanten import _hand_shanten, _ukeire_one
+from kernels.tiles import HONOR_START, MELD_CHOW, MELD_PONG, N_KINDS
+from kernels.win_check import is_complete
+from sim import actions
+from sim.actions import (
+    ADDED_KONG,
+    CHOW,
+    CONCEALED_KONG,
+    DISCARD,
+    DISCARD_READY,
+    DOUBLE,
+    KONG,
+    NO_TILE,
+    PASS,
+    PONG,
+    WIN,
+    encode,
+)
+from sim.random_streams import random_below
+from sim.table_state import (
+    CLAIMED_MELDS,
+    MIN_FAN,
+    N_MELDS,
+    READY,
+    READY_REQUIRES_CONCEALED,
+    opponent_hand_visible,
+    unseen_counts,
+    wall_left,
+)
+
+RANDOM, GREEDY, VALUE, DEFENSIVE = 0, 1, 2, 3
+NAMES = ("random", "greedy", "value", "defensive")
+
+# Parameter slots of the float64 parameter vector every player carries.
+CLAIM, READY_POLICY, DOUBLE_BELOW, DOUBLE_WALL, SPEED, THREAT_MELDS, THREAT_WALL, CAUTION = range(8)
+N_PARAMETERS = 8
+SHARED_DEFAULTS = {"claim": 1.0, "ready": 1.0, "double_below": 0.0, "double_wall": 10.0}
+DEFAULTS = {
+    "random": {"claim": 1.0, "ready": 1.0},
+    "greedy": dict(SHARED_DEFAULTS),
+    "value": {**SHARED_DEFAULTS, "speed": 8.0},
+    "defensive": {**SHARED_DEFAULTS, "threat_melds": 2.0, "threat_wall": 8.0, "caution": 3.0},
+}
+SLOTS = {
+    "claim": CLAIM, "ready": READY_POLICY, "double_below": DOUBLE_BELOW, "double_wall": DOUBLE_WALL,
+    "speed": SPEED, "threat_melds": THREAT_MELDS, "threat_wall": THREAT_WALL, "caution": CAUTION,
+}
+BIG = 255
+LEGAL_BONUS = 16.0  # value: what reaching the minimum fan is worth, in fans
+DRAGONS_START = HONOR_START + 4
+
+
+class PlayerError(ValueError):
+    """A player written wrongly: unknown heuristic or parameter, or a value that is not a number."""
+
+
+def parse_player(text: str):
+    """`NAME` or `NAME:key=value,...` -> (heuristic id, float64 parameter vector, canonical text)."""
+    name, _, rest = text.strip().partition(":")
+    name = name.strip()
+    if name not in DEFAULTS:
+        raise PlayerError(f"unknown heuristic {name!r}; choose from {', '.join(NAMES)}")
+    settings = dict(DEFAULTS[name])
+    for item in filter(None, (part.strip() for part in rest.split(","))):
+        key, equals, value = item.partition("=")
+        key = key.strip()
+        if not equals or key not in settings:
+            raise PlayerError(
+                f"{name}: unknown parameter {item!r}; {name} takes {', '.join(f'{k}=' for k in DEFAULTS[name])}"
+            )
+        try:
+            settings[key] = float(value)
+        except ValueError:
+            raise PlayerError(f"{name}: parameter {key} needs a number, not {value.strip()!r}") from None
+        if not np.isfinite(settings[key]) or settings[key] < 0:
+            raise PlayerError(f"{name}: parameter {key} must be a non-negative number")
+    parameters = np.zeros(N_PARAMETERS, np.float64)
+    for key, value in settings.items():
+        parameters[SLOTS[key]] = value
+    canonical = name + ":" + ",".join(f"{key}={value:g}" for key, value in settings.items())
+    return NAMES.index(name), parameters, canonical
+
+
+def new_buffers():
+    """Work arrays for the decision functions (allocated once per batch)."""
+    return (
+        np.zeros((6, 10), np.int16),  # shanten scratch
+        np.zeros(N_KINDS, np.int64),  # distances after each draw
+        np.zeros(N_KINDS, np.int8),  # tiles the seat cannot see
+        np.zeros(N_KINDS, np.int64),  # tiles held, melds included
+        np.zeros(N_KINDS, np.int64),  # shanten after each discard
+        np.zeros(N_KINDS, np.int64),  # ukeire after each discard
+        new_work(),  # fan evaluator
+    )
+
+
+# ------------------------------------------------------------------------------------ hand measures
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def shanten_of(hand, n_melds, rules, scratch):
+    return _hand_shanten(hand, n_melds, rules[4], rules[5], 0, True, scratch)
+
+
+@njit(cache=True, _nrt=False)
+def _discard_shanten(hand, n_melds, rules, scratch, out):
+    """out[kind] = shanten after discarding one `kind` (BIG where none is held); returns the lowest."""
+    best = BIG
+    for kind in range(N_KINDS):
+        out[kind] = BIG
+        if hand[kind] > 0:
+            hand[kind] -= 1
+            out[kind] = shanten_of(hand, n_melds, rules, scratch)
+            hand[kind] += 1
+            best = min(best, out[kind])
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def _ukeire(hand, n_melds, live, rules, buffers):
+    """Live tiles that lower the shanten of a hand of 3k+1 tiles."""
+    return _ukeire_one(hand, n_melds, live, rules[4], rules[5], buffers[0], buffers[1])[1]
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _discard_order(kind):
+    """Tie-break among equal discards: isolated-value order, honours first, then 1/9, 2/8, ... 5."""
+    if kind >= HONOR_START:
+        return 0
+    rank = kind % 9
+    return 1 + min(rank, 8 - rank)
+
+
+@njit(cache=True, _nrt=False)
+def greedy_discard(seat, n_melds, state, rules, buffers):
+    """(kind, shanten after, ukeire after) of the greedy discard from the seat's hand of 3k+2 tiles."""
+    hands = state[0]
+    hand = hands[seat]
+    scratch, live, shanten_after = buffers[0], buffers[2], buffers[4]
+    unseen_counts(seat, state, rules[7], live)
+    best_shanten = _discard_shanten(hand, n_melds, rules, scratch, shanten_after)
+    best_kind, best_ukeire = -1, -1
+    for kind in range(N_KINDS):
+        if shanten_after[kind] != best_shanten:
+            continue
+        hand[kind] -= 1
+        ukeire = _ukeire(hand, n_melds, live, rules, buffers)
+        hand[kind] += 1
+        if ukeire > best_ukeire or (ukeire == best_ukeire and _discard_order(kind) < _discard_order(best_kind)):
+            best_kind, best_ukeire = kind, ukeire
+    return best_kind, best_shanten, best_ukeire
+
+
+@njit(cache=True, _nrt=False)
+def _ready_pays(seat, hand, n_melds, state, rules, buffers):
+    """Whether the seat's ready hand of 3k+1 tiles wins at the minimum fan on some wait still live for it
+    (scored as a declared ready hand winning on a discard: the least a wait is sure to be worth)."""
+    melds = state[1]
+    live, work = buffers[2], buffers[6]
+    unseen_counts(seat, state, rules[7], live)
+    for kind in range(N_KINDS):
+        if live[kind] <= 0 or hand[kind] >= 4:
+            continue
+        hand[kind] += 1
+        complete = is_complete(hand, n_melds, rules[8])
+        hand[kind] -= 1
+        if complete:
+            total = _score_hand(
+                hand, melds[seat], n_melds, kind, 32, 0, rules[0], rules[1], rules[2], rules[3], rules[4], work
+            )
+            if total != NOT_A_WIN and total >= rules[6][MIN_FAN]:
+                return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def _fan_potential(seat, hand, n_melds, state, held):
+    """A rough count of the fans a hand is heading for: flush, seven pairs or all pungs, honour sets,
+    a concealed hand. It reads only the seat's own tiles and melds; `held` is a work array."""
+    melds = state[1]
+    chows = 0
+    for kind in range(N_KINDS):
+        held[kind] = hand[kind]
+    for index in range(n_melds):
+        code, low = melds[seat, index, 0], melds[seat, index, 1]
+        if code == MELD_CHOW:
+            chows += 1
+            for kind in range(low, low + 3):
+                held[kind] += 1
+        else:
+            held[low] += 3
+    honours, wan, pairs, pungs = 0, 0, 0, 0
+    bonus = 0.0
+    for kind in range(N_KINDS):
+        if held[kind] == 0:
+            continue
+        if kind >= HONOR_START:
+            honours += held[kind]
+            if held[kind] >= 3:
+                bonus += 2.0 if kind >= DRAGONS_START else 1.0
+            elif held[kind] == 2 and kind >= DRAGONS_START:
+                bonus += 1.0
+        else:
+            wan += held[kind]
+        if hand[kind] >= 2:
+            pairs += 1
+        if held[kind] >= 3:
+            pungs += 1
+    if honours == 0:
+        potential = 24.0  # 清一色
+    elif wan == 0:
+        potential = 64.0  # 字一色
+    else:
+        potential = 6.0  # 混一色
+    shape = 0.0
+    if n_melds == 0 and pairs >= 5:
+        shape = 24.0 if pairs >= 6 else 12.0  # 七对
+    if chows == 0 and pungs + pairs >= 4:
+        shape = max(shape, 6.0)  # 碰碰胡
+    if state[3][CLAIMED_MELDS + seat] == 0:
+        potential += 2.0  # 门前清
+    return potential + shape + bonus
+
+
+@njit(cache=True, _nrt=False)
+def _value_of_hand(seat, hand, n_melds, shanten, ukeire, parameters, state, rules, buffers):
+    potential = _fan_potential(seat, hand, n_melds, state, buffers[3])
+    legal = LEGAL_BONUS if potential >= rules[6][MIN_FAN] else 0.0
+    return min(potential, 40.0) + legal - parameters[SPEED] * shanten + 0.1 * ukeire
+
+
+@njit(cache=True, _nrt=False)
+def value_discard(seat, n_melds, parameters, state, rules, buffers):
+    """(kind, score) of the value player's discard from a hand of 3k+2 tiles."""
+    hand = state[0][seat]
+    scratch, live, shanten_after = buffers[0], buffers[2], buffers[4]
+    unseen_counts(seat, state, rules[7], live)
+    best_shanten = _discard_shanten(hand, n_melds, rules, scratch, shanten_after)
+    best_kind, best_score = -1, -1e18
+    for kind in range(N_KINDS):
+        # Discards more than two steps slower than the fastest are never worth it.
+        if shanten_after[kind] > best_shanten + 2:
+            continue
+        hand[kind] -= 1
+        ukeire = _ukeire(hand, n_melds, live, rules, buffers)
+        score = _value_of_hand(seat, hand, n_melds, shanten_after[kind], ukeire, parameters, state, rules, buffers)
+        hand[kind] += 1
+        if score > best_score or (score == best_score and _discard_order(kind) < _discard_order(best_kind)):
+            best_kind, best_score = kind, score
+    return best_kind, best_score
+
+
+@njit(cache=True, _nrt=False)
+def _danger(seat, kind, state, live):
+    """How likely discarding `kind` deals in, from what the seat can see: copies the opponent may hold for
+    a pair or single wait, and for 万 the chow shapes around it that are still possible."""
+    after_ready = state[5]
+    opponent = 1 - seat
+    if state[3][READY + opponent] == 1 and after_ready[opponent, kind] > 0:
+        return 0.0  # it passed this tile while locked: it did not win on it then
+    danger = float(max(live[kind], 0))
+    if kind < 9:
+        for low in range(max(0, kind - 2), min(kind, 6) + 1):
+            other = 1.0
+            for tile in range(low, low + 3):
+                if tile != kind:
+                    other = min(other, max(live[tile], 0) / 4.0)
+            danger += 2.0 * other
+    return danger
+
+
+@njit(cache=True, _nrt=False)
+def _threatened(seat, parameters, state):
+    table = state[3]
+    opponent = 1 - seat
+    return (
+        table[READY + opponent] == 1
+        or table[CLAIMED_MELDS + opponent] >= parameters[THREAT_MELDS]
+        or wall_left(table) <= parameters[THREAT_WALL]
+    )
+
+
+@njit(cache=True, _nrt=False)
+def defensive_discard(seat, n_melds, parameters, state, rules, buffers):
+    """The discard of lowest cost: `caution` x danger + 4 x shanten steps lost (see the module text)."""
+    hand = state[0][seat]
+    scratch, live, shanten_after = buffers[0], buffers[2], buffers[4]
+    unseen_counts(seat, state, rules[7], live)
+    best_shanten = _discard_shanten(hand, n_melds, rules, scratch, shanten_after)
+    best_kind, best_cost = -1, 1e18
+    for kind in range(N_KINDS):
+        if shanten_after[kind] == BIG:
+            continue
+        cost = parameters[CAUTION] * _danger(seat, kind, state, live) + 4.0 * (shanten_after[kind] - best_shanten)
+        if cost < best_cost or (cost == best_cost and _discard_order(kind) < _discard_order(best_kind)):
+            best_kind, best_cost = kind, cost
+    return best_kind
+
+
+# ------------------------------------------------------------------------------------- decisions
+
+
+@njit(cache=True, _nrt=False)
+def doubles_instead(kind, parameters, seat, win_total, state, rules, buffers, rng):
+    """Whether the seat declares 加倍 instead of taking a legal win worth `win_total` fans."""
+    if kind == RANDOM:
+        rng, choice = random_below(rng, 2)
+        return choice == 1, rng
+    table = state[3]
+    if win_total >= parameters[DOUBLE_BELOW] or wall_left(table) < parameters[DOUBLE_WALL]:
+        return False, rng
+    if opponent_hand_visible(seat, table):
+        # A ready player sees the opponent's hand: never pass up a win when the opponent is ready too.
+        opponent = 1 - seat
+        n_melds = table[N_MELDS + opponent]
+        if shanten_of(state[0][opponent], n_melds, rules, buffers[0]) <= 0:
+            return False, rng
+    return True, rng
+
+
+@njit(cache=True, _nrt=False)
+def initial_ready(kind, parameters, seat, state, rules, buffers, rng):
+    """The non-dealer's 天听: declare ready right after the deal (its 13 tiles are ready)?"""
+    if parameters[READY_POLICY] == 0:
+        return False, rng
+    if kind == RANDOM:
+        rng, choice = random_below(rng, 2)
+        return choice == 1, rng
+    return _ready_pays(seat, state[0][seat], state[3][N_MELDS + seat], state, rules, buffers), rng
+
+
+@njit(cache=True, _nrt=False)
+def _random_turn(seat, win_allowed, can_double, may_kong, state, rng):
+    hands, melds, table = state[0], state[1], state[3]
+    hand = hands[seat]
+    kong_room = may_kong and wall_left(table) > 0 and table[N_MELDS + seat] < 4
+    # Kinds the seat may add to a pong, as bits (one pass over the melds, not one per kind).
+    pongs = 0
+    if kong_room:
+        for index in range(table[N_MELDS + seat]):
+            if melds[seat, index, 0] == MELD_PONG and hand[melds[seat, index, 1]] > 0:
+                pongs |= 1 << melds[seat, index, 1]
+    n_actions = int(win_allowed) + int(win_allowed and can_double)
+    for kind in range(N_KINDS):
+        if hand[kind] > 0:
+            n_actions += 1
+            if kong_room and hand[kind] == 4:
+                n_actions += 1
+            if (pongs >> kind) & 1:
+                n_actions += 1
+    rng, pick = random_below(rng, n_actions)
+    if win_allowed:
+        if pick == 0:
+            return encode(WIN, NO_TILE), rng
+        pick -= 1
+        if can_double:
+            if pick == 0:
+                return encode(DOUBLE, NO_TILE), rng
+            pick -= 1
+    for kind in range(N_KINDS):
+        if hand[kind] > 0:
+            if pick == 0:
+                return encode(DISCARD, kind), rng
+            pick -= 1
+            if kong_room and hand[kind] == 4:
+                if pick == 0:
+                    return encode(CONCEALED_KONG, kind), rng
+                pick -= 1
+            if (pongs >> kind) & 1:
+                if pick == 0:
+                    return encode(ADDED_KONG, kind), rng
+                pick -= 1
+    return encode(DISCARD, NO_TILE), rng  # unreachable
+
+
+@njit(cache=True, _nrt=False)
+def _kong_keeps_shape(seat, kind, concealed, n_melds, shanten_now, state, rules, scratch):
+    """A kong that does not raise the shanten is taken: it only adds a draw (and fans)."""
+    hand = state[0][seat]
+    removed = 4 if concealed else 1
+    hand[kind] -= removed
+    after = shanten_of(hand, n_melds + (1 if concealed else 0), rules, scratch)
+    hand[kind] += removed
+    return after <= shanten_now
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def turn_action(kind, parameters, seat, win_total, can_double, may_kong, state, rules, buffers, rng):
+    """The seat's action on its own turn (3k+2 tiles). `win_total` is the fan total of the legal win on
+    the tile just drawn, or -1 when there is none. Returns (action, stream state)."""
+    hands, table = state[0], state[3]
+    n_melds = table[N_MELDS + seat]
+    win_allowed = win_total >= 0
+    if kind == RANDOM:
+        action, rng = _random_turn(seat, win_allowed, can_double, may_kong, state, rng)
+    else:
+        if win_allowed:
+            double = False
+            if can_double:
+                double, rng = doubles_instead(kind, parameters, seat, win_total, state, rules, buffers, rng)
+            return encode(DOUBLE if double else WIN, NO_TILE), rng
+        hand = hands[seat]
+        if kind == VALUE:
+            discard, _ = value_discard(seat, n_melds, parameters, state, rules, buffers)
+        elif kind == DEFENSIVE and _threatened(seat, parameters, state):
+            discard = defensive_discard(seat, n_melds, parameters, state, rules, buffers)
+        else:
+            discard = greedy_discard(seat, n_melds, state, rules, buffers)[0]
+        if may_kong and wall_left(table) > 0 and n_melds < 4:
+            # Each discard choice above left the shanten after every discard in buffers[4]; its lowest is
+            # the hand's shanten, which a kong must not raise.
+            shanten_now = BIG
+            for tile in range(N_KINDS):
+                shanten_now = min(shanten_now, buffers[4][tile])
+            for tile in range(N_KINDS):
+                if hand[tile] == 4 and _kong_keeps_shape(seat, tile, True, n_melds, shanten_now, state, rules, buffers[0]):
+                    return encode(CONCEALED_KONG, tile), rng
+                if (
+                    hand[tile] > 0
+                    and actions.pong_index(seat, state[1], table, tile) >= 0
+                    and _kong_keeps_shape(seat, tile, False, n_melds, shanten_now, state, rules, buffers[0])
+                ):
+                    return encode(ADDED_KONG, tile), rng
+        action = encode(DISCARD, discard)
+    if (
+        actions.action_code(action) == DISCARD
+        and parameters[READY_POLICY] != 0
+        and actions.may_declare_ready(seat, table, rules[6][READY_REQUIRES_CONCEALED] != 0)
+    ):
+        tile = actions.action_tile(action)
+        hand = hands[seat]
+        hand[tile] -= 1
+        if kind == RANDOM:
+            # The coin first: the (slower) ready test is then needed only half the time.
+            rng, coin = random_below(rng, 2)
+            declare = coin == 1 and shanten_of(hand, n_melds, rules, buffers[0]) == 0
+        else:
+            # The discard choice left the shanten after every discard in buffers[4].
+            declare = buffers[4][tile] == 0 and _ready_pays(seat, hand, n_melds, state, rules, buffers)
+        hand[tile] += 1
+        if declare:
+            action = encode(DISCARD_READY, tile)
+    return action, rng
+
+
+@njit(cache=True, _nrt=False)
+def _best_after_claim(seat, kind, parameters, n_melds, state, rules, buffers):
+    """Score of the seat's hand of 3k+2 tiles after a claim, by its heuristic's measure (lower shanten
+    first for greedy; the value score for value)."""
+    if kind == VALUE:
+        return value_discard(seat, n_melds, parameters, state, rules, buffers)[1]
+    return -float(_discard_shanten(state[0][seat], n_melds, rules, buffers[0], buffers[4]))
+
+
+@njit(cache=True, _nrt=False)
+def _score_now(seat, kind, parameters, n_melds, state, rules, buffers):
+    hand = state[0][seat]
+    shanten = shanten_of(hand, n_melds, rules, buffers[0])
+    if kind == VALUE:
+        unseen_counts(seat, state, rules[7], buffers[2])
+        ukeire = _ukeire(hand, n_melds, buffers[2], rules, buffers)
+        return _value_of_hand(seat, hand, n_melds, shanten, ukeire, parameters, state, rules, buffers)
+    return -float(shanten)
+
+
+@njit(cache=True, _nrt=False)
+def _random_claim(seat, tile, win_allowed, can_double, may_claim, state, rng):
+    hand = state[0][seat]
+    table = state[3]
+    room = may_claim and table[N_MELDS + seat] < 4
+    n_actions = 1 + int(win_allowed) + int(win_allowed and can_double)
+    if room:
+        n_actions += int(hand[tile] >= 2) + int(hand[tile] >= 3 and wall_left(table) > 0)
+        for low in range(tile - 2, tile + 1):
+            n_actions += int(tile < 9 and actions.chow_possible(hand, low, tile))
+    rng, pick = random_below(rng, n_actions)
+    if pick == 0:
+        return encode(PASS, NO_TILE), rng
+    pick -= 1
+    if win_allowed:
+        if pick == 0:
+            return encode(WIN, NO_TILE), rng
+        pick -= 1
+        if can_double:
+            if pick == 0:
+                return encode(DOUBLE, NO_TILE), rng
+            pick -= 1
+    if hand[tile] >= 2:
+        if pick == 0:
+            return encode(PONG, tile), rng
+        pick -= 1
+    if hand[tile] >= 3 and wall_left(table) > 0:
+        if pick == 0:
+            return encode(KONG, tile), rng
+        pick -= 1
+    for low in range(tile - 2, tile + 1):
+        if tile < 9 and actions.chow_possible(hand, low, tile):
+            if pick == 0:
+                return encode(CHOW, low), rng
+            pick -= 1
+    return encode(PASS, NO_TILE), rng  # unreachable
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def claim_action(kind, parameters, seat, tile, win_total, can_double, may_claim, state, rules, buffers, rng):
+    """The seat's response to the opponent's discard `tile` (or to its added kong, with may_claim False).
+    `win_total` is the fan total of the legal win on it, or -1. Returns (action, stream state)."""
+    win_allowed = win_total >= 0
+    may_claim = may_claim and parameters[CLAIM] != 0
+    if kind == RANDOM:
+        return _random_claim(seat, tile, win_allowed, can_double, may_claim, state, rng)
+    if win_allowed:
+        double = False
+        if can_double:
+            double, rng = doubles_instead(kind, parameters, seat, win_total, state, rules, buffers, rng)
+        return encode(DOUBLE if double else WIN, NO_TILE), rng
+    if not may_claim or (kind == DEFENSIVE and _threatened(seat, parameters, state)):
+        return encode(PASS, NO_TILE), rng
+    hands, melds, table = state[0], state[1], state[3]
+    hand = hands[seat]
+    n_melds = table[N_MELDS + seat]
+    if n_melds >= 4:
+        return encode(PASS, NO_TILE), rng
+    now = _score_now(seat, kind, parameters, n_melds, state, rules, buffers)
+    best_action, best = encode(PASS, NO_TILE), now
+    # An exposed kong keeps the shape of the pong and adds a draw: take it when the pong would be taken,
+    # or when it does not raise the shanten.
+    if hand[tile] >= 3 and wall_left(table) > 0:
+        hand[tile] -= 3
+        after = shanten_of(hand, n_melds + 1, rules, buffers[0])
+        hand[tile] += 3
+        if kind != VALUE and -float(after) >= now:
+            return encode(KONG, tile), rng
+    if hand[tile] >= 2:
+        hand[tile] -= 2
+        melds[seat, n_melds, 0], melds[seat, n_melds, 1] = MELD_PONG, tile
+        table[CLAIMED_MELDS + seat] += 1
+        score = _best_after_claim(seat, kind, parameters, n_melds + 1, state, rules, buffers)
+        table[CLAIMED_MELDS + seat] -= 1
+        hand[tile] += 2
+        if score > best:
+            best_action, best = encode(PONG, tile), score
+    if tile < 9:
+        for low in range(tile - 2, tile + 1):
+            if not actions.chow_possible(hand, low, tile):
+                continue
+            for other in range(low, low + 3):
+                if other != tile:
+                    hand[other] -= 1
+            melds[seat, n_melds, 0], melds[seat, n_melds, 1] = MELD_CHOW, low
+            table[CLAIMED_MELDS + seat] += 1
+            score = _best_after_claim(seat, kind, parameters, n_melds + 1, state, rules, buffers)
+            table[CLAIMED_MELDS + seat] -= 1
+            for other in range(low, low + 3):
+                if other != tile:
+                    hand[other] += 1
+            if score > best:
+                best_action, best = encode(CHOW, low), score
+    return best_action, rng
+

@@ -1,0 +1,135 @@
+"""`mjsim replay`: one deal told event by event in MPSZ notation, so that anyone can check it by hand.
+
+The engine's event log (``sim.engine.DealLog``) says what happened; this module follows the tiles along
+(hands, melds, flowers) to print each seat's hand after the deal and after each of its discards, and
+ends with the record and the winning hand's fans as the ruleset values them.
+"""
+
+import numpy as np
+
+from kernels.fan_ids import Fan
+from kernels.tiles import FIRST_FLOWER, MELD_CHOW, MELD_CONCEALED_KONG, MELD_KONG, MELD_PONG, N_KINDS
+from sim import engine
+from sim.notation import Hand, Meld, MeldKind, format_hand, tile_name
+from sim.ruleset import Ruleset
+
+SEAT_ROLES = ("dealer", "non-dealer")
+
+
+def _tile(tile: int) -> str:
+    return f"{tile - FIRST_FLOWER + 1}f" if tile >= FIRST_FLOWER else tile_name(tile)
+
+
+class _Table:
+    """The two seats' tiles, followed event by event."""
+
+    def __init__(self):
+        self.hands = np.zeros((2, N_KINDS), np.int8)
+        self.melds: list[list[Meld]] = [[], []]
+        self.flowers: list[list[int]] = [[], []]
+        self.last_discard = -1
+
+    def receive(self, seat: int, tile: int) -> None:
+        if tile >= FIRST_FLOWER:
+            self.flowers[seat].append(tile)
+        else:
+            self.hands[seat, tile] += 1
+
+    def hand(self, seat: int) -> str:
+        return format_hand(Hand(tuple(self.hands[seat].tolist()), tuple(self.melds[seat]), tuple(sorted(self.flowers[seat]))))
+
+    def meld(self, seat: int, kind: int, low: int, claimed: int) -> None:
+        tiles = [low, low + 1, low + 2] if kind == MELD_CHOW else [low] * (3 if kind == MELD_PONG else 4)
+        if claimed >= 0:
+            tiles.remove(claimed)  # the claimed discard was never in the hand
+        for tile in tiles:
+            self.hands[seat, tile] -= 1
+        self.melds[seat].append(Meld(MeldKind(kind), low))
+
+
+def format_deal(log: engine.DealLog, ruleset: Ruleset, players: engine.Players, seed: int) -> str:
+    record = log.record
+    dealer = record["dealer"]
+    names = [f"seat {seat} ({players.names[seat]}, {SEAT_ROLES[seat != dealer]})" for seat in range(2)]
+    lines = [
+        f"{ruleset.id} ({ruleset.name}), seed {seed}, deal {record['deal']}",
+        f"seat 0: {players.names[0]}   seat 1: {players.names[1]}   dealer: seat {dealer}",
+        "wall: " + " ".join(_tile(tile) for tile in log.wall),
+    ]
+    table = _Table()
+    dealt = False
+    for code, seat, tile in log.events.tolist():
+        if code == engine.EV_DEAL:
+            table.receive(seat, tile)
+            continue
+        if not dealt:
+            dealt = True
+            lines += ["", "dealt:"] + [f"  {names[s]}: {table.hand(s)}" for s in (dealer, 1 - dealer)]
+            lines.append("")
+        who = f"seat {seat}"
+        if code in (engine.EV_DRAW, engine.EV_REPLACEMENT):
+            table.receive(seat, tile)
+            source = "draws" if code == engine.EV_DRAW else "draws from the back"
+            note = "  (a flower: set aside)" if tile >= FIRST_FLOWER else ""
+            lines.append(f"{who} {source} {_tile(tile)}{note}")
+        elif code == engine.EV_DISCARD:
+            table.hands[seat, tile] -= 1
+            table.last_discard = tile
+            lines.append(f"{who} discards {_tile(tile)}    hand: {table.hand(seat)}")
+        elif code in (engine.EV_READY, engine.EV_HEAVENLY_READY):
+            lines.append(f"{who} declares ready{' (天听)' if code == engine.EV_HEAVENLY_READY else ' (报听)'}")
+        elif code in (engine.EV_CHOW, engine.EV_PONG, engine.EV_KONG):
+            kind = {engine.EV_CHOW: MELD_CHOW, engine.EV_PONG: MELD_PONG, engine.EV_KONG: MELD_KONG}[code]
+            table.meld(seat, kind, tile, table.last_discard)
+            word = {engine.EV_CHOW: "chows", engine.EV_PONG: "pongs", engine.EV_KONG: "kongs"}[code]
+            lines.append(f"{who} {word} {_tile(table.last_discard)}: {table.melds[seat][-1]}")
+        elif code == engine.EV_CONCEALED_KONG:
+            table.meld(seat, MELD_CONCEALED_KONG, tile, -1)
+            lines.append(f"{who} declares a concealed kong of {_tile(tile)}")
+        elif code == engine.EV_ADDED_KONG:
+            table.hands[seat, tile] -= 1
+            for index, meld in enumerate(table.melds[seat]):
+                if meld.kind == MeldKind.PONG and meld.first == tile:
+                    table.melds[seat][index] = Meld(MeldKind.KONG, tile)
+            lines.append(f"{who} adds {_tile(tile)} to its pong")
+        elif code == engine.EV_DOUBLE:
+            lines.append(f"{who} could win on {_tile(tile)} but declares 加倍 (doubles)")
+        elif code == engine.EV_WIN_SELF_DRAWN:
+            lines.append(f"{who} wins by self-draw on {_tile(tile)}")
+        elif code == engine.EV_WIN_DISCARD:
+            table.hands[seat, tile] += 1
+            lines.append(f"{who} wins on the discard {_tile(tile)}")
+        elif code == engine.EV_WIN_ROBBED_KONG:
+            table.hands[seat, tile] += 1
+            lines.append(f"{who} robs the kong: wins on {_tile(tile)}")
+        elif code == engine.EV_EXHAUSTED:
+            lines.append("the wall is empty: a draw (流局)")
+    lines += ["", _outcome(log, ruleset, table)]
+    return "\n".join(lines) + "\n"
+
+
+def _outcome(log: engine.DealLog, ruleset: Ruleset, table: _Table) -> str:
+    record = log.record
+    winner = record["winner"]
+    summary = (
+        f"turns {record['turns']}, tiles left {record['tiles_left']}, initial shanten "
+        f"{record['initial_shanten_0']}/{record['initial_shanten_1']}, ready turn "
+        f"{record['ready_turn_0']}/{record['ready_turn_1']}, doubles {record['doubles_0']}/{record['doubles_1']}"
+    )
+    if winner < 0:
+        return f"result: draw. {summary}"
+    lines = [f"result: seat {winner} wins ({engine.WIN_TYPES[record['win_type']].replace('_', '-')}) with {table.hand(winner)}"]
+    for fan in ruleset.fans:
+        count = int(log.fans[fan])
+        if count:
+            value = int(ruleset.values[fan])
+            times = f" x{count}" if count > 1 else ""
+            lines.append(f"  {ruleset.fan_names[Fan(fan)]} {value}{times}")
+    doubles = record[f"doubles_{winner}"]
+    flowers = record[f"flowers_{winner}"]
+    lines.append(
+        f"fan total {record['fan_total']} (flowers aside, minimum {ruleset.min_fan}), flowers {flowers}, "
+        f"doubles {doubles}: ({record['fan_total']} + {flowers}) x {2 ** doubles} = {(record['fan_total'] + flowers) * 2 ** doubles}"
+    )
+    lines.append(summary)
+    return "\n".join(lines)

@@ -1,0 +1,109 @@
+"""The fixed-shape integer state of one 二人麻将 deal, shared by the engine and the heuristic players.
+
+A deal's state is a handful of small integer arrays, reused from deal to deal (pgx style):
+
+- ``hands``    int8 (2, 34): each seat's concealed tiles;
+- ``melds``    int8 (2, 4, 2): each seat's melds as (meld code, lowest kind), ``kernels.tiles.MELD_*``;
+- ``visible``  int8 (34,): copies every player can see: discards on the table and exposed melds
+  (a concealed kong is not visible, RULES.md 3 和绝张);
+- ``discarded`` int8 (2, 34): what each seat has discarded, and ``after_ready`` int8 (2, 34): what it
+  discarded after declaring ready (public: both are on the table);
+- ``table``    int64 (TABLE_FIELDS,): the scalar state, indexed by the constants below.
+
+The four arrays are passed together as the tuple ``state = (hands, melds, visible, table, discarded,
+after_ready)``. Per-seat fields sit at ``FIELD + seat``. A player's decision may read its own hand, the
+public arrays and the public fields; the opponent's hand only once it has declared ready (RULES.md 3.8),
+through ``opponent_hand_visible``.
+"""
+
+import numpy as np
+from numba import njit
+
+from kernels.tiles import COPIES_PER_KIND, MELD_CONCEALED_KONG, N_KINDS
+
+# Scalar fields of `table` (per-seat fields take two slots: FIELD + seat).
+WALL_FRONT = 0  # index of the next ordinary draw
+WALL_BACK = 1  # index of the next replacement draw (flower or kong)
+DEALER = 2
+N_MELDS = 3  # + seat
+CLAIMED_MELDS = 5  # + seat: chows, pongs and exposed kongs (melds made from a discard)
+READY = 7  # + seat: 1 once the seat declared ready (报听); its hand is then locked
+READY_TURN = 9  # + seat: the turn of the declaration, -1 if none
+DOUBLES = 11  # + seat: times the seat declared 加倍
+FLOWERS = 13  # + seat: flowers set aside
+HEAVENLY_READY = 15  # + seat: the declaration was 天听
+TURN = 17  # turns begun so far (a draw, a claim, or the dealer's opening)
+DEALER_DISCARDS = 18
+NON_DEALER_DRAWS = 19  # ordinary (front) draws made by the non-dealer
+ANY_MELD = 20  # 1 once any chow, pong or kong (concealed included) was made: voids 地胡
+DEALER_KONG_FIRST = 21  # 1 if the dealer declared a concealed kong before its first discard: voids 天胡, 人胡, 天听
+TABLE_FIELDS = 22
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def wall_left(table):
+    return table[WALL_BACK] - table[WALL_FRONT] + 1
+
+
+@njit(cache=True)
+def new_state():
+    """Fresh (zeroed) state arrays for one deal; `reset_state` clears them between deals."""
+    return (
+        np.zeros((2, N_KINDS), np.int8),
+        np.zeros((2, 4, 2), np.int8),
+        np.zeros(N_KINDS, np.int8),
+        np.zeros(TABLE_FIELDS, np.int64),
+        np.zeros((2, N_KINDS), np.int8),
+        np.zeros((2, N_KINDS), np.int8),
+    )
+
+
+@njit(cache=True, _nrt=False)
+def reset_state(state):
+    hands, melds, visible, table, discarded, after_ready = state
+    # Element loops, not slice assignments: this kernel runs without numba's reference counting.
+    for seat in range(2):
+        for kind in range(N_KINDS):
+            hands[seat, kind] = 0
+            discarded[seat, kind] = 0
+            after_ready[seat, kind] = 0
+        for index in range(4):
+            melds[seat, index, 0] = 0
+            melds[seat, index, 1] = 0
+    for kind in range(N_KINDS):
+        visible[kind] = 0
+    for field in range(TABLE_FIELDS):
+        table[field] = 0
+    table[READY_TURN] = -1
+    table[READY_TURN + 1] = -1
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def unseen_counts(seat, state, tile_set, out):
+    """out[kind] = copies the seat cannot see: not in its hand, its concealed kongs or on the table.
+
+    This is the seat's honest count of live tiles (the opponent's hand and the wall are one unknown)."""
+    hands, melds, visible, table = state[0], state[1], state[2], state[3]
+    for kind in range(N_KINDS):
+        out[kind] = tile_set[kind] - hands[seat, kind] - visible[kind]
+    for index in range(table[N_MELDS + seat]):
+        if melds[seat, index, 0] == MELD_CONCEALED_KONG:
+            out[melds[seat, index, 1]] -= COPIES_PER_KIND
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def opponent_hand_visible(seat, table):
+    """A ready seat may see the opponent's hand (RULES.md 3.8)."""
+    return table[READY + seat] == 1
+
+
+# The rules of a deal as the kernels take them: the tuple
+# ``rules = (values, priority, exclusion_start, exclusion_target, suit, honors, settings, tile_set,
+# complete_bits)``: the fan evaluator's ruleset arrays, the shanten tables, the switches below, the copies
+# per kind and the complete-hand bit table (``kernels.win_check``).
+MIN_FAN = 0  # settings[MIN_FAN]: 起和
+MAX_DOUBLES = 1  # 加倍 limit (a large number for "unlimited")
+READY_REQUIRES_CONCEALED = 2
+WALL_TILES = 3  # tiles in the wall, flowers included
+HAS_FLOWERS = 4
+SETTINGS_FIELDS = 5
