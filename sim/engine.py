@@ -653,9 +653,9 @@ def _play_deal(deal, dealer, seed, template, wall, rules, kinds, parameters, sta
 
 
 @njit(cache=True)
-def _play_deals(seed, first_deal, session_length, template, rules, kinds, parameters, buffers, validate, records, fans, events):
+def _play_deals(seed, first_deal, session_length, template, rules, kinds, parameters, buffers, validate, records, fans, events, wall):
+    """Play records.shape[0] deals from first_deal; the last deal's events and wall stay in `events`, `wall`."""
     state = new_state()
-    wall = np.empty(template.shape[0], np.int8)
     dealer = 0
     for row in range(records.shape[0]):
         deal = first_deal + row
@@ -752,7 +752,7 @@ def play(ruleset: Ruleset, players: Players, seed: int, n_deals: int, first_deal
     events = np.zeros((MAX_EVENTS, 3), np.int16)
     _play_deals(
         np.uint64(seed), first_deal, session_length, template, rules, players.kinds, players.parameters,
-        _new_buffers(), validate, records, fans, events,
+        _new_buffers(), validate, records, fans, events, template.copy(),
     )
     columns = {"deal": np.arange(first_deal, first_deal + n_deals, dtype=np.int64)}
     columns.update({name: records[:, index] for index, name in enumerate(RECORD_COLUMNS)})
@@ -777,11 +777,10 @@ def replay(ruleset: Ruleset, players: Players, seed: int, deal: int, session_len
     records = np.zeros((n_deals, len(RECORD_COLUMNS)), np.int32)
     fans = np.zeros((n_deals, N_FANS), np.uint8)
     events = np.zeros((MAX_EVENTS, 3), np.int16)
+    wall = template.copy()
     _play_deals(
         np.uint64(seed), first, session_length, template, rules, players.kinds, players.parameters,
-        _new_buffers(), False, records, fans, events,
+        _new_buffers(), False, records, fans, events, wall,
     )
-    wall = template.copy()
-    shuffle_in_place(random_below(stream_state(np.uint64(seed), 0, deal), 2)[0], wall)
     record = {"deal": deal, **{name: int(records[-1, index]) for index, name in enumerate(RECORD_COLUMNS)}}
     return DealLog(record, fans[-1], wall, events[1 : events[0, 0] + 1].copy())

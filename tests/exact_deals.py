@@ -59,3 +59,14 @@ def initial_shanten_distribution(n_tiles: int) -> np.ndarray:
         weight = wan_weights[left][:, None] * honour_weights[right][None, :]
         found += np.bincount((shanten + 1).ravel(), weights=weight.ravel(), minlength=MAX_SHANTEN + 2)
     return found / comb(COPIES * (WAN_KINDS + HONOUR_KINDS), n_tiles)
+
+
+def agrees_with_exact(observed, probabilities, n):
+    """(agrees, chi-square): each shanten with at least 20 expected deals within 5 standard deviations,
+    and a chi-square over them far below what a real difference in hundreds of thousands of deals gives."""
+    expected = probabilities * n
+    used = expected >= 20
+    deviations = (observed[used] - expected[used]) / np.sqrt(expected[used] * (1 - probabilities[used]))
+    chi_square = float(((observed[used] - expected[used]) ** 2 / expected[used]).sum())
+    degrees = int(used.sum()) - 1
+    return np.abs(deviations).max() < 5 and chi_square < degrees + 5 * np.sqrt(2 * degrees), chi_square

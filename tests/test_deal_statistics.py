@@ -5,21 +5,10 @@ import numpy as np
 import pytest
 
 import kernels
-from exact_deals import initial_shanten_distribution
+from exact_deals import agrees_with_exact, initial_shanten_distribution
 from sim.demo import deal_initial_hands
 
 N_DEALS = 300_000
-
-
-def _agrees(observed, probabilities, n):
-    """Each shanten with at least 20 expected deals within 5 standard deviations, and a chi-square
-    over them far below what a real difference in 300,000 deals produces."""
-    expected = probabilities * n
-    used = expected >= 20
-    deviations = (observed[used] - expected[used]) / np.sqrt(expected[used] * (1 - probabilities[used]))
-    chi_square = float(((observed[used] - expected[used]) ** 2 / expected[used]).sum())
-    degrees = int(used.sum()) - 1
-    return np.abs(deviations).max() < 5 and chi_square < degrees + 5 * np.sqrt(2 * degrees), chi_square
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +21,7 @@ def test_initial_shanten_of_dealt_hands_matches_the_exact_distribution(dealt, se
     hands = dealt[seat]
     assert (hands.sum(axis=1) == n_tiles).all()
     observed = np.bincount(kernels.shanten_many(hands) + 1, minlength=10)
-    agrees, chi_square = _agrees(observed, initial_shanten_distribution(n_tiles), N_DEALS)
+    agrees, chi_square = agrees_with_exact(observed, initial_shanten_distribution(n_tiles), N_DEALS)
     assert agrees, f"chi-square {chi_square:.1f}: observed {observed.tolist()}"
 
 
@@ -45,7 +34,7 @@ def test_the_check_sees_a_biased_deal():
         np.add.at(hands, (np.arange(N_DEALS), column), 1)
     hands = hands[hands.max(axis=1) <= 4]
     observed = np.bincount(kernels.shanten_many(hands) + 1, minlength=10)
-    agrees, _ = _agrees(observed, initial_shanten_distribution(14), len(hands))
+    agrees, _ = agrees_with_exact(observed, initial_shanten_distribution(14), len(hands))
     assert not agrees
 
 
