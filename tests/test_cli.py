@@ -3,6 +3,7 @@
 import json
 import sys
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -79,6 +80,10 @@ def test_batch_writes_one_line_per_input_line_and_reports_bad_lines(monkeypatch,
         (["shanten", "123456789m1122z", "--tile-set", "mahjong"], "unknown tile set 'mahjong'"),
         (["shanten"], "give either a HAND or --batch FILE"),
         (["bench", "--hands", "0"], "must be positive"),
+        (["replay", "--players", "greedy,cheater"], "unknown heuristic 'cheater'"),
+        (["replay", "--players", "greedy:speed=2,greedy"], "greedy: unknown parameter"),
+        (["replay", "--ruleset", "mahjong-solitaire"], "mahjong-solitaire"),
+        (["replay", "--deal", "-1"], "must not be negative"),
     ],
 )
 def test_bad_input_gets_one_error_line_and_exit_2(monkeypatch, capsys, arguments, message):
@@ -108,9 +113,14 @@ def test_demo_refuses_an_output_path_that_is_a_file_and_leaves_it_alone(monkeypa
 
 
 def test_bench_json_reports_rates_and_ratios(monkeypatch, capsys):
-    code, out, _ = run(monkeypatch, capsys, "bench", "--hands", "2000", "--reference-hands", "200", "--json")
+    code, out, _ = run(monkeypatch, capsys, "bench", "--hands", "2000", "--reference-hands", "200", "--fan-hands", "500",
+                       "--deals", "500", "--json")
     results = json.loads(out)
     assert code == 0
+    deals = results["deals"]["rulesets"]
+    assert set(deals) == {"erren", "erren-classic"}
+    assert all(rate > 0 for rates in deals.values() for rate in rates.values())
+    assert set(deals["erren"]) == {"random,random", "greedy,greedy", "value,value", "defensive,defensive"}
     row = results["sets"]["wan+honours 13"]
     assert row["shanten_kernel"] > 0 and row["ukeire_kernel"] > 0 and row["waits_kernel"] > 0
     assert row["references"]["mahjong"]["kernel_ratio"] > 1
@@ -196,3 +206,31 @@ def test_a_failed_batch_leaves_an_existing_output_file_alone(monkeypatch, capsys
     code, _, err = run(monkeypatch, capsys, "score", "--batch", str(tmp_path / "missing.jsonl"), "--out", str(out_path))
     assert code == 2 and "batch file not found" in err
     assert out_path.read_text(encoding="utf-8") == "earlier results\n"
+
+
+def test_replay_tells_a_deal_from_the_deal_to_the_scoring(monkeypatch, capsys):
+    from sim import engine
+    from sim.ruleset import load_ruleset
+
+    code, out, _ = run(monkeypatch, capsys, "replay", "--seed", "1", "--deal", "5", "--players", "greedy,random")
+    assert code == 0
+    log = engine.replay(load_ruleset("erren"), engine.Players.parse("greedy,random"), 1, 5)
+    lines = out.splitlines()
+    assert lines[0] == "erren (二人麻将), seed 1, deal 5"
+    discards = [line for line in lines if " discards " in line]
+    assert len(discards) == (log.events[:, 0] == engine.EV_DISCARD).sum()
+    assert any(line.startswith("dealt:") for line in lines)
+    result = next(line for line in lines if line.startswith("result: "))
+    assert f"seat {log.record['winner']} wins" in result
+    assert f"fan total {log.record['fan_total']} " in out
+
+
+def test_replay_of_a_draw_says_so(monkeypatch, capsys):
+    from sim import engine
+    from sim.ruleset import load_ruleset
+
+    records = engine.play(load_ruleset("erren-classic"), engine.Players.parse("random,random"), seed=3, n_deals=50)
+    deal = int(np.flatnonzero(records.columns["winner"] < 0)[0])
+    code, out, _ = run(monkeypatch, capsys, "replay", "--ruleset", "erren-classic", "--seed", "3", "--deal", str(deal),
+                       "--players", "random,random")
+    assert code == 0 and "the wall is empty" in out and "result: draw." in out
