@@ -1,6 +1,10 @@
 """numba kernels over integer tile-count arrays: shanten, complete-hand check, waits, ukeire."""
 
-from kernels.shanten import (
+from kernels.compile_cache import use_source_keyed_numba_cache
+
+use_source_keyed_numba_cache()  # before any kernel is defined
+
+from kernels.shanten import (  # noqa: E402
     UNREACHABLE,
     InvalidHandError,
     Shanten,
@@ -14,7 +18,7 @@ from kernels.shanten import (
     waits,
     waits_many,
 )
-from kernels.tables import load_tables
+from kernels.tables import load_tables  # noqa: E402
 
 __all__ = [
     "UNREACHABLE",

@@ -20,6 +20,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from kernels.compile_cache import cache_dir
+
 MAX_SETS = 4
 N_COLUMNS = 2 * (MAX_SETS + 1)
 SUIT_RANKS = 9
@@ -103,9 +105,6 @@ def build_tables() -> ShantenTables:
     _build_table(HONOR_RANKS, False, honors)
     return ShantenTables(suit, honors)
 
-
-def cache_dir() -> Path:
-    return Path(os.environ.get("MJSIM_CACHE_DIR") or Path.home() / ".cache" / "mjsim")
 
 
 def _cache_paths() -> tuple[Path, Path]:

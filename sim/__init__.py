@@ -1,1 +1,5 @@
 """Rulesets, game engine, heuristics, runner and the `mjsim` command line."""
+
+from kernels.compile_cache import use_source_keyed_numba_cache
+
+use_source_keyed_numba_cache()  # before any kernel is defined

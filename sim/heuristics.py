@@ -232,12 +232,9 @@ def _fan_potential(seat, hand, n_melds, state, held):
             pairs += 1
         if held[kind] >= 3:
             pungs += 1
-    if honours == 0:
-        potential = 24.0  # 清一色
-    elif wan == 0:
-        potential = 64.0  # 字一色
-    else:
-        potential = 6.0  # 混一色
+    # 清一色 (24) or 字一色 (64), approached tile by tile from 混一色 (6), so that each honour (or 万)
+    # given up counts.
+    potential = max(6.0, 24.0 - 6.0 * honours, 64.0 - 20.0 * wan)
     shape = 0.0
     if n_melds == 0 and pairs >= 5:
         shape = 24.0 if pairs >= 6 else 12.0  # 七对
