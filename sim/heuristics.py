@@ -23,6 +23,7 @@ seat's random stream and returns (action, new stream state).
 import numpy as np
 from numba import njit
 
+from kernels.fan_ids import READY_FLAG
 from kernels.scoring import NOT_A_WIN, _score_hand, new_work
 from kernels.shanten import _hand_shanten, _ukeire_one
 from kernels.tiles import HONOR_START, MELD_CHOW, MELD_PONG, N_KINDS
@@ -192,7 +193,7 @@ def _ready_pays(seat, hand, n_melds, state, rules, buffers):
         hand[kind] -= 1
         if complete:
             total = _score_hand(
-                hand, melds[seat], n_melds, kind, 32, 0, rules[0], rules[1], rules[2], rules[3], rules[4], work
+                hand, melds[seat], n_melds, kind, READY_FLAG, 0, rules[0], rules[1], rules[2], rules[3], rules[4], work
             )
             if total != NOT_A_WIN and total >= rules[6][MIN_FAN]:
                 return True

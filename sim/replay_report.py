@@ -8,7 +8,14 @@ ends with the record and the winning hand's fans as the ruleset values them.
 import numpy as np
 
 from kernels.fan_ids import Fan
-from kernels.tiles import FIRST_FLOWER, MELD_CHOW, MELD_CONCEALED_KONG, MELD_KONG, MELD_PONG, N_KINDS
+from kernels.tiles import (
+    FIRST_FLOWER,
+    MELD_CHOW,
+    MELD_CONCEALED_KONG,
+    MELD_KONG,
+    MELD_PONG,
+    N_KINDS,
+)
 from sim import engine
 from sim.notation import Hand, Meld, MeldKind, format_hand, tile_name
 from sim.ruleset import Ruleset
@@ -50,10 +57,11 @@ class _Table:
 def format_deal(log: engine.DealLog, ruleset: Ruleset, players: engine.Players, seed: int) -> str:
     record = log.record
     dealer = record["dealer"]
-    names = [f"seat {seat} ({players.names[seat]}, {SEAT_ROLES[seat != dealer]})" for seat in range(2)]
+    names = [f"seat {seat} ({SEAT_ROLES[seat != dealer]})" for seat in range(2)]
     lines = [
         f"{ruleset.id} ({ruleset.name}), seed {seed}, deal {record['deal']}",
-        f"seat 0: {players.names[0]}   seat 1: {players.names[1]}   dealer: seat {dealer}",
+        f"seat 0: {players.names[0]}",
+        f"seat 1: {players.names[1]}",
         "wall: " + " ".join(_tile(tile) for tile in log.wall),
     ]
     table = _Table()
