@@ -279,6 +279,19 @@ def _may_double(seat, win_total, table, settings):
     return win_total >= 0 and table[DOUBLES + seat] < settings[MAX_DOUBLES]
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def _locked_answer(seat, win_total, can_double, kinds, parameters, state, rules, buffers, streams):
+    """A ready player offered a legal win takes it, or declares 加倍 when it may and its policy says so
+    (RULES.md 3.8: its only choices). Returns WIN or DOUBLE."""
+    if can_double:
+        double, streams[seat] = heuristics.doubles_instead(
+            kinds[seat], parameters[seat], seat, win_total, state, rules, buffers, streams[seat]
+        )
+        if double:
+            return DOUBLE
+    return WIN
+
+
 # ------------------------------------------------------------------------------------- validation
 
 
@@ -470,12 +483,7 @@ def _play_deal(deal, dealer, seed, template, wall, rules, kinds, parameters, sta
             can_double = _may_double(seat, win_total, table, settings)
             if table[READY + seat] == 1:  # locked: win, double, or discard the drawn tile
                 if win_total >= 0:
-                    double = False
-                    if can_double:
-                        double, streams[seat] = heuristics.doubles_instead(
-                            kinds[seat], parameters[seat], seat, win_total, state, rules, buffers, streams[seat]
-                        )
-                    if not double:
+                    if _locked_answer(seat, win_total, can_double, kinds, parameters, state, rules, buffers, streams) == WIN:
                         _finish(record, fans, seat, SELF_DRAWN, drawn, flags, state, rules, buffers, events, validate)
                         return
                     table[DOUBLES + seat] += 1
@@ -520,15 +528,11 @@ def _play_deal(deal, dealer, seed, template, wall, rules, kinds, parameters, sta
                     rob_total = _win_total(opponent, tile, rob_flags, False, state, rules, buffers)
                     if rob_total >= 0:
                         can_double = _may_double(opponent, rob_total, table, settings)
-                        response = encode(WIN, NO_TILE)
                         if table[READY + opponent] == 1:
-                            if can_double:
-                                double, streams[opponent] = heuristics.doubles_instead(
-                                    kinds[opponent], parameters[opponent], opponent, rob_total, state, rules,
-                                    buffers, streams[opponent],
-                                )
-                                if double:
-                                    response = encode(DOUBLE, NO_TILE)
+                            response = encode(
+                                _locked_answer(opponent, rob_total, can_double, kinds, parameters, state, rules, buffers, streams),
+                                NO_TILE,
+                            )
                         else:
                             response, streams[opponent] = heuristics.claim_action(
                                 kinds[opponent], parameters[opponent], opponent, tile, rob_total, can_double, False,
@@ -584,13 +588,9 @@ def _play_deal(deal, dealer, seed, template, wall, rules, kinds, parameters, sta
         if table[READY + opponent] == 1:
             response = encode(PASS, NO_TILE)
             if win_total >= 0:
-                response = encode(WIN, NO_TILE)
-                if can_double:
-                    double, streams[opponent] = heuristics.doubles_instead(
-                        kinds[opponent], parameters[opponent], opponent, win_total, state, rules, buffers, streams[opponent]
-                    )
-                    if double:
-                        response = encode(DOUBLE, NO_TILE)
+                response = encode(
+                    _locked_answer(opponent, win_total, can_double, kinds, parameters, state, rules, buffers, streams), NO_TILE
+                )
         else:
             response, streams[opponent] = heuristics.claim_action(
                 kinds[opponent], parameters[opponent], opponent, discard, win_total, can_double, may_claim,
