@@ -14,9 +14,10 @@ import typer
 import kernels
 from analysis.tables import write_text_atomically
 from kernels.tiles import TILE_SETS
-from sim.notation import NotationError, parse_hand, parse_tiles
 from sim.heuristics import PlayerError
+from sim.notation import NotationError, parse_hand, parse_tiles
 from sim.ruleset import RulesetError
+from sim.runner import RunError
 from sim.scoring import ScoringError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="mjsim: Monte Carlo simulator for two-player Chinese mahjong.")
@@ -184,10 +185,38 @@ def replay(
     typer.echo(format_deal(engine.replay(rules, seats, seed, deal, session_length), rules, seats, seed), nl=False)
 
 
+@app.command()
+def run(
+    ruleset: Annotated[str, typer.Option(help="Ruleset id (erren, erren-classic) or a ruleset .toml file.")] = "erren",
+    players: Annotated[str, typer.Option(help="Seat 0 and seat 1, e.g. 'greedy,greedy' or 'value:speed=6,defensive'.")] = "greedy,greedy",
+    deals: Annotated[int, typer.Option(help="Number of deals.")] = 200_000,
+    seed: Annotated[int, typer.Option(help="Seed; deal i is a pure function of (seed, i).")] = 1,
+    out: Annotated[Path | None, typer.Option(help="Run directory (default results/<ruleset>-<player>-v-<player>-seed<seed>).")] = None,
+    workers: Annotated[int, typer.Option(help="Worker processes (0: one per core).")] = 0,
+    shard_size: Annotated[int, typer.Option(help="Deals per shard file.")] = 50_000,
+    session_length: Annotated[int, typer.Option(help="Deals per session with dealer rotation (0: every deal draws its dealer).")] = 0,
+    resume: Annotated[bool, typer.Option("--resume", help="Finish an interrupted run in --out: play only its missing shards.")] = False,
+):
+    """Play deals on all cores into a run directory: per-deal records and the fan and outcome tables (Parquet)."""
+    from sim import engine, runner
+    from sim.progress import progress_bar
+
+    seats = engine.Players.parse(players)
+    config = runner.RunConfig(ruleset, seats.names, deals, seed, shard_size, session_length)
+    if workers < 0:
+        raise UserError("--workers must not be negative")
+    directory = out if out is not None else runner.default_directory(config)
+    with progress_bar("deals", deals) as advance:
+        result = runner.run(config, directory, workers, resume, progress=advance)
+    typer.echo(runner.format_summary(result), nl=False)
+
+
 def main() -> None:
     try:
         app(standalone_mode=False)
-    except (UserError, NotationError, kernels.InvalidHandError, RulesetError, ScoringError, PlayerError, OSError) as error:
+    except (
+        UserError, NotationError, kernels.InvalidHandError, RulesetError, ScoringError, PlayerError, RunError, OSError
+    ) as error:
         typer.echo(f"error: {error}", err=True)
         sys.exit(2)
     except typer.Abort:

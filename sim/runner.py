@@ -1,0 +1,193 @@
+"""Runs at scale: a run's deals split into shards, played on local worker processes, written as Parquet.
+
+A run directory holds ``run.json`` (the configuration), ``records/shard-NNNNNN.parquet`` (one row per
+deal: the engine's record columns and one ``fan_<id>`` column per fan the ruleset scores) and the summary
+tables (``fan_frequency.parquet``, ``outcomes.parquet``). Shard k holds deals k*S .. (k+1)*S - 1 and is a
+pure function of the configuration (``sim.engine``: each deal depends only on the seed and its index),
+so the files are the same whatever the number of workers. Every file is written to a temporary name and
+renamed, and carries the configuration, the ruleset file's text and the package versions as schema
+metadata; a run that is interrupted resumes with ``--resume``, playing only the shards not yet written.
+
+Workers are processes started with the spawn method; the parent compiles (or loads) the engine first so
+that they load it from the cache instead of compiling it each.
+"""
+
+import json
+import os
+import time
+import unicodedata
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import asdict, dataclass, replace
+from multiprocessing import get_context
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from analysis.fan_tables import fan_column, fan_frequency, outcome_summary
+from analysis.tables import write_table, write_text_atomically
+from sim import engine, heuristics
+from sim.ruleset import load_ruleset
+
+RUN_FILE = "run.json"
+RECORDS = "records"
+
+
+class RunError(ValueError):
+    """A run that cannot start or go on: a bad option, or an output directory holding something else."""
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    ruleset: str  # id or path, as given
+    players: tuple[str, str]  # canonical player texts
+    deals: int
+    seed: int
+    shard_size: int = 50_000
+    session_length: int = 0
+
+    def check(self) -> None:
+        if self.deals < 1 or self.shard_size < 1 or self.seed < 0 or self.session_length < 0:
+            raise RunError("--deals and --shard-size must be positive, --seed and --session-length not negative")
+        if self.session_length and self.shard_size % self.session_length:
+            raise RunError("--shard-size must be a multiple of --session-length, so that no session spans two shards")
+
+    def metadata(self, ruleset_source: str) -> dict:
+        return {**asdict(self), "players": list(self.players), "ruleset_source": ruleset_source}
+
+
+def default_directory(config: RunConfig) -> Path:
+    """results/<ruleset>-<player>-v-<player>-seed<seed>, players without their parameters unless changed."""
+    names = []
+    for text in config.players:
+        kind, parameters, _ = heuristics.parse_player(text)
+        default_parameters = heuristics.parse_player(heuristics.NAMES[kind])[1]
+        name = heuristics.NAMES[kind]
+        if not np.array_equal(parameters, default_parameters):
+            name += "-" + text.partition(":")[2].replace("=", "").replace(",", "-")
+        names.append(name)
+    stem = Path(config.ruleset).stem
+    return Path("results") / f"{stem}-{names[0]}-v-{names[1]}-seed{config.seed}"
+
+
+def shards(config: RunConfig) -> list[tuple[int, int, int]]:
+    """(shard index, first deal, deals) of every shard."""
+    return [
+        (index, first, min(config.shard_size, config.deals - first))
+        for index, first in enumerate(range(0, config.deals, config.shard_size))
+    ]
+
+
+def shard_path(directory: Path, index: int) -> Path:
+    return directory / RECORDS / f"shard-{index:06d}.parquet"
+
+
+def records_frame(records: engine.DealRecords, ruleset) -> pd.DataFrame:
+    frame = pd.DataFrame(records.columns)
+    for fan in ruleset.fans:
+        frame[fan_column(fan)] = records.fans[:, fan]
+    return frame
+
+
+def play_shard(config: RunConfig, directory: Path, index: int, first: int, count: int) -> int:
+    """Play one shard and write it; returns its number of deals. Runs in a worker process."""
+    ruleset = load_ruleset(config.ruleset)
+    players = engine.Players.parse(list(config.players))
+    records = engine.play(ruleset, players, config.seed, count, first, config.session_length)
+    metadata = {**config.metadata(ruleset.source), "shard": index, "first_deal": first}
+    write_table(records_frame(records, ruleset), shard_path(directory, index), metadata)
+    return count
+
+
+def _prepare(config: RunConfig, directory: Path, resume: bool, ruleset) -> list[tuple[int, int, int]]:
+    """Check the output directory and return the shards still to play."""
+    run_file = directory / RUN_FILE
+    wanted = config.metadata(ruleset.source)
+    if directory.exists() and not directory.is_dir():
+        raise RunError(f"{directory} exists and is not a directory")
+    if directory.exists() and any(directory.iterdir()):
+        if not resume:
+            raise RunError(f"{directory} is not empty; give --resume to finish the run there, or another --out")
+        if not run_file.is_file():
+            raise RunError(f"{directory} holds no run ({RUN_FILE} is missing); it is left as it is")
+        existing = json.loads(run_file.read_text(encoding="utf-8"))
+        if existing != wanted:
+            differing = sorted(key for key in wanted if existing.get(key) != wanted[key])
+            raise RunError(f"{directory} holds a different run (it differs in {', '.join(differing)}); it is left as it is")
+    else:
+        write_text_atomically(run_file, json.dumps(wanted, indent=2, ensure_ascii=False) + "\n")
+    return [shard for shard in shards(config) if not shard_path(directory, shard[0]).is_file()]
+
+
+@dataclass
+class RunResult:
+    directory: Path
+    records: pd.DataFrame
+    fan_table: pd.DataFrame
+    outcomes: pd.DataFrame
+    played: int  # deals played by this call (not those resumed)
+    seconds: float
+
+
+def run(config: RunConfig, directory: Path, workers: int = 0, resume: bool = False, progress=None) -> RunResult:
+    """Play the run's missing shards on `workers` processes (0: all cores), then write its tables."""
+    config.check()
+    ruleset = load_ruleset(config.ruleset)
+    players = engine.Players.parse(list(config.players))
+    config = replace(config, players=players.names)  # canonical texts, so that a resume compares like with like
+    todo = _prepare(config, directory, resume, ruleset)
+    workers = workers or os.cpu_count() or 1
+    engine.play(ruleset, players, config.seed, 1)  # compile (or load) once, before the workers start
+    start = time.perf_counter()
+    played = 0
+    if workers == 1 or len(todo) <= 1:
+        for shard in todo:
+            played += play_shard(config, directory, *shard)
+            if progress is not None:
+                progress(shard[2])
+    else:
+        with ProcessPoolExecutor(max_workers=min(workers, len(todo)), mp_context=get_context("spawn")) as pool:
+            futures = [pool.submit(play_shard, config, directory, *shard) for shard in todo]
+            for future in as_completed(futures):
+                count = future.result()
+                played += count
+                if progress is not None:
+                    progress(count)
+    seconds = time.perf_counter() - start
+    return summarise(directory, config, ruleset, played, seconds)
+
+
+def summarise(directory: Path, config: RunConfig, ruleset, played: int = 0, seconds: float = 0.0) -> RunResult:
+    """Read every shard of a finished run and write its summary tables."""
+    paths = [shard_path(directory, index) for index, _, _ in shards(config)]
+    missing = [path.name for path in paths if not path.is_file()]
+    if missing:
+        raise RunError(f"{directory} is missing {len(missing)} shard(s), e.g. {missing[0]}; finish it with --resume")
+    records = pd.concat([pd.read_parquet(path) for path in paths], ignore_index=True)
+    metadata = config.metadata(ruleset.source)
+    fan_table = fan_frequency(records, ruleset)
+    outcomes = outcome_summary(records)
+    write_table(fan_table, directory / "fan_frequency.parquet", metadata)
+    write_table(outcomes, directory / "outcomes.parquet", metadata)
+    return RunResult(directory, records, fan_table, outcomes, played, seconds)
+
+
+def format_summary(result: RunResult, top: int = 10) -> str:
+    outcomes = result.outcomes.set_index("statistic")["value"]
+    deals = int(outcomes["deals"])
+    rate = f", {result.played / result.seconds:,.0f} deals/s" if result.played and result.seconds > 0 else ""
+    lines = [
+        f"{deals:,} deals in {result.directory} ({result.played:,} played now in {result.seconds:.1f} s{rate})",
+        f"wins {outcomes['win_share']:.2%}, draws {outcomes['draw_share']:.2%}, self-drawn "
+        f"{outcomes['self_drawn_share_of_wins']:.2%} of wins, mean fan total {outcomes['mean_fan_total']:.2f}",
+        "top fans (share of wins):",
+    ]
+    for row in result.fan_table.sort_values("per_win", ascending=False).head(top).itertuples():
+        lines.append(f"  {_pad(row.name, 10)}{row.value:>3}  {row.per_win:7.2%}  [{row.per_win_low:.2%}, {row.per_win_high:.2%}]")
+    return "\n".join(lines) + "\n"
+
+
+def _pad(text: str, width: int) -> str:
+    """Left-justify counting a Chinese character as two columns, as a terminal shows it."""
+    shown = sum(2 if unicodedata.east_asian_width(character) in "WF" else 1 for character in text)
+    return text + " " * max(width - shown, 1)

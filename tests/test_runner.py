@@ -1,0 +1,123 @@
+"""`mjsim run` as a specification: shards on any number of workers give the same files, an interrupted
+run resumes where it stopped, every file carries its configuration, and bad input leaves results alone."""
+
+import sys
+
+import pandas as pd
+import pytest
+
+from analysis.tables import read_metadata
+from sim import cli
+from sim.runner import RunConfig, RunError, run, shard_path
+
+
+def _mjsim(monkeypatch, capsys, *arguments):
+    monkeypatch.setattr(sys, "argv", ["mjsim", *arguments])
+    code = 0
+    try:
+        cli.main()
+    except SystemExit as exit:
+        code = exit.code or 0
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+CONFIG = RunConfig("erren", ("greedy", "random"), deals=3000, seed=5, shard_size=1000)
+
+
+def _records(directory):
+    return pd.concat([pd.read_parquet(path) for path in sorted((directory / "records").glob("*.parquet"))], ignore_index=True)
+
+
+def test_a_run_is_the_same_whatever_the_number_of_workers(tmp_path):
+    one = run(CONFIG, tmp_path / "one", workers=1)
+    two = run(CONFIG, tmp_path / "two", workers=2)
+    for index in range(3):
+        assert shard_path(tmp_path / "one", index).read_bytes() == shard_path(tmp_path / "two", index).read_bytes()
+    assert one.records.equals(two.records)
+    assert one.fan_table.equals(two.fan_table)
+    assert one.records["deal"].tolist() == list(range(3000))
+
+
+def test_every_file_carries_the_configuration_ruleset_and_versions(tmp_path):
+    run(CONFIG, tmp_path / "run", workers=1)
+    for path in [shard_path(tmp_path / "run", 0), tmp_path / "run" / "fan_frequency.parquet", tmp_path / "run" / "outcomes.parquet"]:
+        metadata = read_metadata(path)
+        assert metadata["config"]["seed"] == 5 and metadata["config"]["deals"] == 3000
+        assert metadata["config"]["players"][0].startswith("greedy:")
+        assert "[fans.seven_pairs]" in metadata["config"]["ruleset_source"]
+        assert {"mjsim", "numba", "numpy", "pyarrow"} <= set(metadata["versions"])
+
+
+def test_an_interrupted_run_resumes_and_plays_only_what_is_missing(tmp_path):
+    directory = tmp_path / "run"
+    whole = run(CONFIG, directory, workers=1)
+    shard_path(directory, 1).unlink()  # as if the run had stopped before writing it
+    (directory / "fan_frequency.parquet").unlink()
+    untouched = shard_path(directory, 2).stat().st_mtime_ns
+    with pytest.raises(RunError, match="not empty"):
+        run(CONFIG, directory, workers=1)
+    resumed = run(CONFIG, directory, workers=1, resume=True)
+    assert resumed.played == 1000
+    assert shard_path(directory, 2).stat().st_mtime_ns == untouched
+    assert resumed.records.equals(whole.records)
+    assert resumed.fan_table.equals(whole.fan_table)
+
+
+def test_resume_refuses_a_directory_holding_another_run(tmp_path):
+    directory = tmp_path / "run"
+    run(CONFIG, directory, workers=1)
+    before = {path: path.read_bytes() for path in directory.rglob("*") if path.is_file()}
+    other = RunConfig("erren", ("greedy", "random"), deals=3000, seed=6, shard_size=1000)
+    with pytest.raises(RunError, match="different run .*seed"):
+        run(other, directory, workers=1, resume=True)
+    assert before == {path: path.read_bytes() for path in directory.rglob("*") if path.is_file()}
+
+
+def test_fan_table_counts_deals_and_wins_with_intervals(tmp_path):
+    result = run(CONFIG, tmp_path / "run", workers=1)
+    table = result.fan_table.set_index("fan")
+    wins = int((result.records["winner"] >= 0).sum())
+    flush = int((result.records["fan_half_flush"] > 0).sum())
+    assert table.loc["half_flush", "deals_scored"] == flush
+    assert table.loc["half_flush", "per_win"] == pytest.approx(flush / wins)
+    assert (table["per_deal_low"] <= table["per_deal"]).all() and (table["per_deal"] <= table["per_deal_high"]).all()
+    assert list(table["value"]) == sorted(table["value"], reverse=True)
+
+
+def test_run_command_writes_tables_and_prints_a_summary(monkeypatch, capsys, tmp_path):
+    out = tmp_path / "cli"
+    code, printed, _ = _mjsim(monkeypatch, capsys, "run", "--deals", "2000", "--shard-size", "1000", "--workers", "1",
+                              "--ruleset", "erren-classic", "--players", "value,defensive", "--out", str(out))
+    assert code == 0
+    assert "2,000 deals" in printed and "top fans" in printed
+    assert (out / "fan_frequency.parquet").is_file() and (out / "outcomes.parquet").is_file()
+    assert len(_records(out)) == 2000
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--ruleset", "no-such-ruleset"], "no-such-ruleset"),
+        (["--players", "greedy,oracle"], "unknown heuristic 'oracle'"),
+        (["--players", "greedy:greed=2,greedy"], "unknown parameter"),
+        (["--deals", "0"], "must be positive"),
+        (["--shard-size", "1000", "--session-length", "300"], "multiple of --session-length"),
+        (["--workers", "-1"], "must not be negative"),
+    ],
+)
+def test_bad_input_is_one_error_line(monkeypatch, capsys, tmp_path, arguments, message):
+    code, _, err = _mjsim(monkeypatch, capsys, "run", "--deals", "100", "--out", str(tmp_path / "x"), *arguments)
+    assert code == 2 and err.startswith("error: ") and message in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_a_non_empty_directory_is_left_alone(monkeypatch, capsys, tmp_path):
+    occupied = tmp_path / "occupied"
+    occupied.mkdir()
+    (occupied / "notes.txt").write_text("keep me")
+    code, _, err = _mjsim(monkeypatch, capsys, "run", "--deals", "100", "--out", str(occupied))
+    assert code == 2 and "not empty" in err
+    code, _, err = _mjsim(monkeypatch, capsys, "run", "--deals", "100", "--out", str(occupied), "--resume")
+    assert code == 2 and "holds no run" in err
+    assert [path.name for path in occupied.iterdir()] == ["notes.txt"]
