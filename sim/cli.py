@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 
 import kernels
+from analysis.rooms import RoomsError
 from analysis.tables import write_text_atomically
 from kernels.tiles import TILE_SETS
 from sim.heuristics import PlayerError
@@ -196,6 +197,7 @@ def run(
     shard_size: Annotated[int, typer.Option(help="Deals per shard file.")] = 50_000,
     session_length: Annotated[int, typer.Option(help="Deals per session with dealer rotation (0: every deal draws its dealer).")] = 0,
     resume: Annotated[bool, typer.Option("--resume", help="Finish an interrupted run in --out: play only its missing shards.")] = False,
+    rooms: Annotated[Path | None, typer.Option(help="A rooms file for the 富贵豆 tables; default analysis/rooms.toml.")] = None,
 ):
     """Play deals on all cores into a run directory: per-deal records and the fan and outcome tables (Parquet)."""
     from sim import engine, runner
@@ -207,15 +209,28 @@ def run(
         raise UserError("--workers must not be negative")
     directory = out if out is not None else runner.default_directory(config)
     with progress_bar("deals", deals) as advance:
-        result = runner.run(config, directory, workers, resume, progress=advance)
+        result = runner.run(config, directory, workers, resume, progress=advance, rooms=rooms)
     typer.echo(runner.format_summary(result), nl=False)
+
+
+@app.command()
+def analyze(
+    run_dir: Annotated[Path, typer.Argument(help="A run directory written by mjsim run.")],
+    rooms: Annotated[Path | None, typer.Option(help="A rooms file (stake, fee, entry range per room); default analysis/rooms.toml.")] = None,
+):
+    """Rewrite and print a run's tables: outcomes, fan frequencies, 富贵豆 per room, seats."""
+    from sim import runner
+
+    config, ruleset = runner.load_run(run_dir)
+    typer.echo(runner.format_tables(runner.summarise(run_dir, config, ruleset, rooms=rooms)), nl=False)
 
 
 def main() -> None:
     try:
         app(standalone_mode=False)
     except (
-        UserError, NotationError, kernels.InvalidHandError, RulesetError, ScoringError, PlayerError, RunError, OSError
+        UserError, NotationError, kernels.InvalidHandError, RulesetError, ScoringError, PlayerError, RunError, RoomsError,
+        OSError,
     ) as error:
         typer.echo(f"error: {error}", err=True)
         sys.exit(2)

@@ -2,7 +2,8 @@
 
 A run directory holds ``run.json`` (the configuration), ``records/shard-NNNNNN.parquet`` (one row per
 deal: the engine's record columns and one ``fan_<id>`` column per fan the ruleset scores) and the summary
-tables (``fan_frequency.parquet``, ``outcomes.parquet``). Shard k holds deals k*S .. (k+1)*S - 1 and is a
+tables (``fan_frequency.parquet``, ``outcomes.parquet``, and the 富贵豆 tables ``beans.parquet`` and
+``seats.parquet`` for the rooms of ``analysis/rooms.toml`` or a given rooms file). Shard k holds deals k*S .. (k+1)*S - 1 and is a
 pure function of the configuration (``sim.engine``: each deal depends only on the seed and its index),
 so the files are the same whatever the number of workers. Every file is written to a temporary name and
 renamed, and carries the configuration, the ruleset file's text and the package versions as schema
@@ -24,7 +25,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from analysis.beans import bean_distribution, seat_results
 from analysis.fan_tables import fan_column, fan_frequency, outcome_summary
+from analysis.rooms import load_rooms
 from analysis.tables import write_table, write_text_atomically
 from sim import engine, heuristics
 from sim.ruleset import load_ruleset
@@ -127,10 +130,13 @@ class RunResult:
     outcomes: pd.DataFrame
     played: int  # deals played by this call (not those resumed)
     seconds: float
+    beans: pd.DataFrame  # 富贵豆 change per room and role
+    seats: pd.DataFrame  # win rate and mean beans per room, seat and dealer / non-dealer
 
 
-def run(config: RunConfig, directory: Path, workers: int = 0, resume: bool = False, progress=None) -> RunResult:
-    """Play the run's missing shards on `workers` processes (0: all cores), then write its tables."""
+def run(config: RunConfig, directory: Path, workers: int = 0, resume: bool = False, progress=None, rooms=None) -> RunResult:
+    """Play the run's missing shards on `workers` processes (0: all cores), then write its tables
+    (`rooms`: a rooms file for the 富贵豆 tables, default the shipped one)."""
     config.check()
     ruleset = load_ruleset(config.ruleset)
     players = engine.Players.parse(list(config.players))
@@ -154,22 +160,42 @@ def run(config: RunConfig, directory: Path, workers: int = 0, resume: bool = Fal
                 if progress is not None:
                     progress(count)
     seconds = time.perf_counter() - start
-    return summarise(directory, config, ruleset, played, seconds)
+    return summarise(directory, config, ruleset, played, seconds, rooms)
 
 
-def summarise(directory: Path, config: RunConfig, ruleset, played: int = 0, seconds: float = 0.0) -> RunResult:
+def load_run(directory: Path) -> tuple[RunConfig, object]:
+    """The configuration and ruleset of the run in `directory` (for `mjsim analyze`)."""
+    run_file = directory / RUN_FILE
+    if not run_file.is_file():
+        raise RunError(f"{directory} holds no run ({RUN_FILE} is missing)")
+    stored = json.loads(run_file.read_text(encoding="utf-8"))
+    config = RunConfig(**{field: stored[field] for field in RunConfig.__dataclass_fields__})
+    config = replace(config, players=tuple(config.players))
+    ruleset = load_ruleset(config.ruleset)
+    if ruleset.source != stored["ruleset_source"]:
+        raise RunError(f"the ruleset {config.ruleset} has changed since the run in {directory} was played")
+    return config, ruleset
+
+
+def summarise(directory: Path, config: RunConfig, ruleset, played: int = 0, seconds: float = 0.0, rooms=None) -> RunResult:
     """Read every shard of a finished run and write its summary tables."""
     paths = [shard_path(directory, index) for index, _, _ in shards(config)]
     missing = [path.name for path in paths if not path.is_file()]
     if missing:
         raise RunError(f"{directory} is missing {len(missing)} shard(s), e.g. {missing[0]}; finish it with --resume")
+    room_list = load_rooms(rooms)
     records = pd.concat([pd.read_parquet(path) for path in paths], ignore_index=True)
     metadata = config.metadata(ruleset.source)
     fan_table = fan_frequency(records, ruleset)
     outcomes = outcome_summary(records)
+    beans = bean_distribution(records, room_list)
+    seats = seat_results(records, room_list)
     write_table(fan_table, directory / "fan_frequency.parquet", metadata)
     write_table(outcomes, directory / "outcomes.parquet", metadata)
-    return RunResult(directory, records, fan_table, outcomes, played, seconds)
+    rooms_metadata = {**metadata, "rooms": [asdict(room) for room in room_list]}
+    write_table(beans, directory / "beans.parquet", rooms_metadata)
+    write_table(seats, directory / "seats.parquet", rooms_metadata)
+    return RunResult(directory, records, fan_table, outcomes, played, seconds, beans, seats)
 
 
 def format_summary(result: RunResult, top: int = 10) -> str:
@@ -185,6 +211,25 @@ def format_summary(result: RunResult, top: int = 10) -> str:
     for row in result.fan_table.sort_values("per_win", ascending=False).head(top).itertuples():
         lines.append(f"  {_pad(row.name, 10)}{row.value:>3}  {row.per_win:7.2%}  [{row.per_win_low:.2%}, {row.per_win_high:.2%}]")
     return "\n".join(lines) + "\n"
+
+
+def format_tables(result: RunResult) -> str:
+    """Every table of a run, readably: outcomes, all fans, beans per room and role, seats."""
+    with pd.option_context("display.width", 160, "display.max_columns", 30, "display.max_rows", 200):
+        fans = result.fan_table.drop(columns=["fan"]).to_string(index=False, float_format=lambda value: f"{value:.4g}")
+        beans = result.beans.drop(columns=["house_share_of_moved"]).to_string(index=False, float_format=lambda value: f"{value:.1f}")
+        seats = result.seats.to_string(index=False, float_format=lambda value: f"{value:.4g}")
+        outcomes = result.outcomes.to_string(index=False, float_format=lambda value: f"{value:.4g}")
+    house = result.beans.drop_duplicates("room")[["room", "house_per_deal", "house_share_of_moved"]]
+    house_lines = [f"  {_pad(row.room, 8)}{row.house_per_deal:>8.0f} beans a deal, {row.house_share_of_moved:.2%} of all beans moved"
+                   for row in house.itertuples()]
+    return "\n\n".join([
+        "outcomes\n" + outcomes,
+        "fans\n" + fans,
+        "富贵豆 change per deal, by room and role\n" + beans,
+        "house take (台费)\n" + "\n".join(house_lines),
+        "per seat and dealer / non-dealer\n" + seats,
+    ]) + "\n"
 
 
 def _pad(text: str, width: int) -> str:

@@ -1,0 +1,90 @@
+"""富贵豆 (beans) from per-deal records: each seat's bean change per deal in each room (RULES.md section 5),
+its distribution by role, and win rates and mean beans per seat and per dealer / non-dealer.
+
+With F = (fan total + the winner's flowers) x 2^(the winner's doubles), stake s and table fee f: the
+winner gets F*s - f, the loser pays F*s + f, and on a draw each pays f; the house takes 2f every deal.
+"""
+
+import numpy as np
+import pandas as pd
+
+from analysis.rooms import Room
+from analysis.statistics import Z_95, wilson_interval
+
+QUANTILES = (0.01, 0.1, 0.5, 0.9, 0.99)
+
+
+def winning_fans(records: pd.DataFrame) -> np.ndarray:
+    """F per deal (0 for a draw), as float64: a long run of doubling outgrows any integer type."""
+    winner = records["winner"].to_numpy()
+    flowers = np.where(winner == 0, records["flowers_0"], records["flowers_1"])
+    doubles = np.where(winner == 0, records["doubles_0"], records["doubles_1"])
+    fans = (records["fan_total"].to_numpy() + flowers) * np.exp2(doubles)
+    return np.where(winner >= 0, fans, 0.0)
+
+
+def seat_changes(records: pd.DataFrame, room: Room) -> np.ndarray:
+    """(deals, 2): the bean change of seat 0 and seat 1 in each deal."""
+    winner = records["winner"].to_numpy()
+    moved = winning_fans(records) * room.stake
+    changes = np.full((len(records), 2), -float(room.fee))
+    for seat in range(2):
+        changes[:, seat] += np.where(winner == seat, moved, 0.0) - np.where(winner == 1 - seat, moved, 0.0)
+    return changes
+
+
+def bean_distribution(records: pd.DataFrame, rooms: list[Room]) -> pd.DataFrame:
+    """Per room and role (winner, loser, draw): deals, mean, standard deviation and quantiles of the
+    bean change, plus the house's take per deal and its share of the beans moved between players."""
+    winner = records["winner"].to_numpy()
+    won = winner >= 0
+    rows = []
+    for room in rooms:
+        changes = seat_changes(records, room)
+        by_role = {
+            "winner": changes[won, winner[won]],
+            "loser": changes[won, 1 - winner[won]],
+            "draw": changes[~won].ravel(),
+        }
+        moved = winning_fans(records).sum() * room.stake
+        house = 2.0 * room.fee * len(records)
+        for role, values in by_role.items():
+            row = {"room": room.name, "stake": room.stake, "fee": room.fee, "role": role, "count": len(values)}
+            row["mean"] = values.mean() if len(values) else np.nan
+            row["std"] = values.std(ddof=1) if len(values) > 1 else np.nan
+            for quantile in QUANTILES:
+                row[f"q{round(quantile * 100):02d}"] = np.quantile(values, quantile) if len(values) else np.nan
+            row["house_per_deal"] = 2.0 * room.fee
+            row["house_share_of_moved"] = house / (house + moved) if house + moved else np.nan
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def seat_results(records: pd.DataFrame, rooms: list[Room]) -> pd.DataFrame:
+    """Per room and group (seat 0, seat 1, dealer, non-dealer): deals, win rate with its Wilson interval,
+    and mean beans per deal with a 95% normal interval."""
+    winner = records["winner"].to_numpy()
+    dealer = records["dealer"].to_numpy()
+    rows = []
+    for room in rooms:
+        changes = seat_changes(records, room)
+        dealer_change = np.where(dealer == 0, changes[:, 0], changes[:, 1])
+        other_change = np.where(dealer == 0, changes[:, 1], changes[:, 0])
+        groups = {
+            "seat 0": (changes[:, 0], winner == 0),
+            "seat 1": (changes[:, 1], winner == 1),
+            "dealer": (dealer_change, winner == dealer),
+            "non-dealer": (other_change, (winner >= 0) & (winner != dealer)),
+        }
+        for group, (beans, wins) in groups.items():
+            deals = len(beans)
+            low, high = wilson_interval(wins.sum(), deals)
+            half = Z_95 * beans.std(ddof=1) / np.sqrt(deals) if deals > 1 else np.nan
+            rows.append(
+                {
+                    "room": room.name, "group": group, "deals": deals, "win_rate": wins.mean() if deals else np.nan,
+                    "win_rate_low": float(low), "win_rate_high": float(high), "mean_beans": beans.mean() if deals else np.nan,
+                    "mean_beans_low": beans.mean() - half, "mean_beans_high": beans.mean() + half,
+                }
+            )
+    return pd.DataFrame(rows)

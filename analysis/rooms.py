@@ -1,0 +1,52 @@
+"""富贵豆 rooms: the stake, table fee (台费) and entry range of each room, read from a TOML data file.
+
+The shipped ``analysis/rooms.toml`` holds illustrative defaults (RULES.md section 5: the seeds give no
+figures); a user's own file has the same layout. A malformed file gets one RoomsError naming the file
+and the problem.
+"""
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_ROOMS = Path(__file__).parent / "rooms.toml"
+KEYS = {"stake": int, "fee": int, "min_entry": int, "max_entry": int}
+
+
+class RoomsError(ValueError):
+    """A rooms file that cannot be read or does not describe rooms."""
+
+
+@dataclass(frozen=True)
+class Room:
+    name: str
+    stake: int  # beans per fan
+    fee: int  # 台费, paid by each player every deal
+    min_entry: int
+    max_entry: int  # 0: no upper limit
+
+
+def load_rooms(path: Path | str | None = None) -> list[Room]:
+    path = Path(path) if path is not None else DEFAULT_ROOMS
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise RoomsError(f"cannot read rooms file {path}: {error.strerror}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise RoomsError(f"rooms file {path} is not valid TOML: {error}") from None
+    rooms = data.get("rooms")
+    if not isinstance(rooms, dict) or not rooms:
+        raise RoomsError(f"rooms file {path} has no [rooms.<name>] tables")
+    found = []
+    for name, table in rooms.items():
+        if not isinstance(table, dict) or set(table) != set(KEYS):
+            raise RoomsError(f"rooms file {path}: room {name!r} needs exactly the keys {', '.join(KEYS)}")
+        for key in KEYS:
+            if type(table[key]) is not int or table[key] < 0:
+                raise RoomsError(f"rooms file {path}: room {name!r}: {key} must be a non-negative integer")
+        if table["stake"] == 0:
+            raise RoomsError(f"rooms file {path}: room {name!r}: stake must be positive")
+        if table["max_entry"] and table["max_entry"] < table["min_entry"]:
+            raise RoomsError(f"rooms file {path}: room {name!r}: max_entry is below min_entry")
+        found.append(Room(name, **table))
+    return found
