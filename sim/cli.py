@@ -225,6 +225,73 @@ def analyze(
     typer.echo(runner.format_tables(runner.summarise(run_dir, config, ruleset, rooms=rooms)), nl=False)
 
 
+def _room(rooms: Path | None, name: str):
+    from analysis.rooms import load_rooms
+
+    found = {room.name: room for room in load_rooms(rooms)}
+    if name not in found:
+        raise UserError(f"unknown room {name!r}; the rooms file has {', '.join(found)}")
+    return found[name]
+
+
+@app.command()
+def duel(
+    first: Annotated[str, typer.Argument(help="A player, e.g. greedy or 'value:speed=6'.")],
+    second: Annotated[str, typer.Argument(help="Its opponent.")],
+    deals: Annotated[int, typer.Option(help="Walls; each is played twice, with the seats swapped.")] = 20_000,
+    ruleset: Annotated[str, typer.Option(help="Ruleset id (erren, erren-classic) or a ruleset .toml file.")] = "erren",
+    seed: Annotated[int, typer.Option(help="Seed of the walls.")] = 1,
+    room: Annotated[str, typer.Option(help="Room whose stake and fee turn fans into beans (体验场: beans = fans).")] = "体验场",
+    rooms: Annotated[Path | None, typer.Option(help="A rooms file; default analysis/rooms.toml.")] = None,
+):
+    """Two heuristics on duplicate deals: win rates, mean beans per deal, and whether the difference is significant."""
+    from sim import duel as duels
+    from sim.ruleset import load_ruleset
+
+    if deals < 2 or seed < 0:
+        raise UserError("--deals must be at least 2 and --seed not negative")
+    chosen = _room(rooms, room)
+    result = duels.duel(load_ruleset(ruleset), first, second, deals, seed, chosen)
+    typer.echo(duels.format_duel(result, chosen), nl=False)
+
+
+@app.command()
+def league(
+    players: Annotated[list[str], typer.Argument(help="Two or more players, e.g. random greedy value defensive.")],
+    deals: Annotated[int, typer.Option(help="Walls per pair; each is played twice, with the seats swapped.")] = 20_000,
+    ruleset: Annotated[str, typer.Option(help="Ruleset id (erren, erren-classic) or a ruleset .toml file.")] = "erren",
+    seed: Annotated[int, typer.Option(help="Seed of the walls.")] = 1,
+    room: Annotated[str, typer.Option(help="Room whose stake and fee turn fans into beans (体验场: beans = fans).")] = "体验场",
+    rooms: Annotated[Path | None, typer.Option(help="A rooms file; default analysis/rooms.toml.")] = None,
+    out: Annotated[Path | None, typer.Option(help="Write the pairwise table here as Parquet.")] = None,
+):
+    """A round robin of duels: the matrix of mean beans per deal of each row player over each column player."""
+    from analysis.tables import write_table
+    from sim import duel as duels
+    from sim.engine import Players
+    from sim.ruleset import load_ruleset
+
+    if len(players) < 2 or len(set(players)) != len(players):
+        raise UserError("a league needs two or more different players")
+    if deals < 2 or seed < 0:
+        raise UserError("--deals must be at least 2 and --seed not negative")
+    for player in players:
+        Players.parse([player, player])  # every player checked before any deal is played
+    chosen = _room(rooms, room)
+    rules = load_ruleset(ruleset)
+    table = duels.league(rules, players, deals, seed, chosen)
+    if out is not None:
+        config = {"command": "league", "ruleset": ruleset, "players": players, "deals": deals, "seed": seed,
+                  "room": chosen.name, "stake": chosen.stake, "fee": chosen.fee, "ruleset_source": rules.source}
+        write_table(table, out, config)
+    matrix = duels.league_matrix(table)
+    typer.echo(f"mean beans per deal of the row player over the column player ({deals:,} walls per pair, played twice; {chosen.name})")
+    typer.echo(matrix.to_string(float_format=lambda value: f"{value:+.3f}"))
+    significant = table[(table["beans_difference"] > 0) & table["significant"]]
+    for row in significant.itertuples():
+        typer.echo(f"{row.player} beats {row.opponent}: z = {row.z:.1f}")
+
+
 def main() -> None:
     try:
         app(standalone_mode=False)

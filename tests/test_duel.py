@@ -1,0 +1,98 @@
+"""Duels and leagues on duplicate deals: the same walls played twice with the seats swapped."""
+
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analysis.rooms import Room
+from analysis.tables import read_metadata
+from sim import cli, engine
+from sim.duel import duel, league, league_matrix
+from sim.ruleset import load_ruleset
+
+FANS = Room("fans", stake=1, fee=0, min_entry=0, max_entry=0)
+
+
+def _mjsim(monkeypatch, capsys, *arguments):
+    monkeypatch.setattr(sys, "argv", ["mjsim", *arguments])
+    code = 0
+    try:
+        cli.main()
+    except SystemExit as exit:
+        code = exit.code or 0
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_swapping_the_seats_keeps_the_walls_and_the_dealer():
+    rules = load_ruleset("erren")
+    straight = engine.play(rules, engine.Players.parse("greedy,random"), seed=4, n_deals=500).columns
+    swapped = engine.play(rules, engine.Players.parse("random,greedy"), seed=4, n_deals=500).columns
+    for column in ("dealer", "initial_shanten_0", "initial_shanten_1"):
+        assert np.array_equal(straight[column], swapped[column])
+
+
+def test_a_player_against_itself_differs_by_exactly_nothing():
+    result = duel(load_ruleset("erren"), "value", "value", 1000, 2, FANS)
+    assert result.difference == 0 and result.z == 0 and not result.significant
+    assert result.mean_beans[0] == result.mean_beans[1] == 0
+
+
+def test_greedy_beats_random_significantly():
+    result = duel(load_ruleset("erren-classic"), "greedy", "random", 2000, 2, FANS)
+    assert result.significant and result.difference > 10
+    assert result.mean_beans[0] > 0 > result.mean_beans[1]
+    low, high = result.mean_beans_interval[0]
+    assert low < result.mean_beans[0] < high
+    assert result.win_rate[0] > 0.9 and result.table()["deals"].tolist() == [4000, 4000]
+
+
+def test_a_fee_costs_both_players_the_same():
+    rules = load_ruleset("erren")
+    free = duel(rules, "greedy", "defensive", 1000, 3, FANS)
+    taxed = duel(rules, "greedy", "defensive", 1000, 3, Room("taxed", stake=1, fee=5, min_entry=0, max_entry=0))
+    assert taxed.mean_beans == pytest.approx(free.mean_beans - 5)
+    assert taxed.difference == pytest.approx(free.difference)
+
+
+def test_league_matrix_is_antisymmetric_and_written_with_its_configuration(monkeypatch, capsys, tmp_path):
+    out = tmp_path / "league.parquet"
+    code, printed, _ = _mjsim(monkeypatch, capsys, "league", "random", "greedy", "defensive", "--deals", "500", "--out", str(out))
+    assert code == 0 and "greedy beats random" in printed
+    table = pd.read_parquet(out)
+    matrix = league_matrix(table)
+    assert np.allclose(matrix.to_numpy(), -matrix.to_numpy().T)
+    assert list(matrix.index) == ["random", "greedy", "defensive"]
+    assert read_metadata(out)["config"]["players"] == ["random", "greedy", "defensive"]
+
+
+def test_duel_command_reports_both_players_and_the_verdict(monkeypatch, capsys):
+    code, printed, _ = _mjsim(monkeypatch, capsys, "duel", "greedy", "random", "--deals", "500", "--room", "初级场")
+    assert code == 0
+    assert "初级场 (stake 10, fee 20)" in printed and "significant at 5%" in printed
+    assert printed.count("mean beans per deal") == 2
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["duel", "greedy", "oracle"], "unknown heuristic 'oracle'"),
+        (["duel", "greedy", "random", "--room", "casino"], "unknown room 'casino'"),
+        (["duel", "greedy", "random", "--deals", "1"], "at least 2"),
+        (["league", "greedy"], "two or more different players"),
+        (["league", "greedy", "greedy:speed=1"], "unknown parameter"),
+    ],
+)
+def test_bad_duel_input_is_one_error_line(monkeypatch, capsys, arguments, message):
+    code, _, err = _mjsim(monkeypatch, capsys, *arguments)
+    assert code == 2 and err.startswith("error: ") and message in err and len(err.strip().splitlines()) == 1
+
+
+def test_league_lists_every_pair_both_ways():
+    table = league(load_ruleset("erren"), ["random", "greedy", "value"], 200, 1, FANS)
+    assert len(table) == 6
+    assert set(zip(table["player"], table["opponent"], strict=True)) == {
+        (a, b) for a in ("random", "greedy", "value") for b in ("random", "greedy", "value") if a != b
+    }
