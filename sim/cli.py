@@ -225,6 +225,45 @@ def analyze(
     typer.echo(runner.format_tables(runner.summarise(run_dir, config, ruleset, rooms=rooms)), nl=False)
 
 
+@app.command()
+def economics(
+    run_dir: Annotated[Path, typer.Argument(help="A run directory written by mjsim run.")],
+    rooms: Annotated[Path | None, typer.Option(help="A rooms file; default analysis/rooms.toml.")] = None,
+    stake: Annotated[list[int] | None, typer.Option(help="Study a grid instead: stakes (repeat the option).")] = None,
+    fee: Annotated[list[int] | None, typer.Option(help="With --stake: table fees (repeat the option).")] = None,
+    horizon: Annotated[int, typer.Option(help="Deals a simulated player plays at most.")] = 2000,
+    players: Annotated[int, typer.Option(help="Simulated players per room.")] = 2000,
+    block: Annotated[int, typer.Option(help="Consecutive deals per resampled block.")] = 50,
+    seed: Annotated[int, typer.Option(help="Seed of the resampling.")] = 0,
+):
+    """House take, wins that lose money, drift, volatility and risk of ruin per room (or stake x fee grid)."""
+    from dataclasses import asdict
+
+    import pandas as pd
+
+    from analysis.economics import grid_rooms, room_economics
+    from analysis.rooms import load_rooms
+    from analysis.tables import write_table
+    from sim import runner
+
+    if horizon < 1 or players < 1 or block < 1 or seed < 0:
+        raise UserError("--horizon, --players and --block must be positive and --seed not negative")
+    if (stake is None) != (fee is None) or any(value < 0 for value in (stake or []) + (fee or [])) or 0 in (stake or []):
+        raise UserError("give --stake and --fee together, stakes positive and fees not negative")
+    if stake is not None and rooms is not None:
+        raise UserError("give either --rooms or a --stake/--fee grid")
+    config, ruleset = runner.load_run(run_dir)
+    room_list = grid_rooms(stake, fee) if stake is not None else load_rooms(rooms)
+    records = runner.read_records(run_dir, config)
+    table = room_economics(records, room_list, horizon, players, block, seed)
+    metadata = {**config.metadata(ruleset.source), "rooms": [asdict(room) for room in room_list], "horizon": horizon,
+                "players_simulated": players, "block": block, "resampling_seed": seed}
+    write_table(table, run_dir / "economics.parquet", metadata)
+    with pd.option_context("display.width", 200, "display.max_columns", 30):
+        typer.echo(table.to_string(index=False, float_format=lambda value: f"{value:.4g}"))
+    typer.echo(f"wrote {run_dir / 'economics.parquet'}")
+
+
 def _room(rooms: Path | None, name: str):
     from analysis.rooms import load_rooms
 

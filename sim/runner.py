@@ -177,14 +177,19 @@ def load_run(directory: Path) -> tuple[RunConfig, object]:
     return config, ruleset
 
 
-def summarise(directory: Path, config: RunConfig, ruleset, played: int = 0, seconds: float = 0.0, rooms=None) -> RunResult:
-    """Read every shard of a finished run and write its summary tables."""
+def read_records(directory: Path, config: RunConfig) -> pd.DataFrame:
+    """Every deal of a finished run, in deal order."""
     paths = [shard_path(directory, index) for index, _, _ in shards(config)]
     missing = [path.name for path in paths if not path.is_file()]
     if missing:
         raise RunError(f"{directory} is missing {len(missing)} shard(s), e.g. {missing[0]}; finish it with --resume")
+    return pd.concat([pd.read_parquet(path) for path in paths], ignore_index=True)
+
+
+def summarise(directory: Path, config: RunConfig, ruleset, played: int = 0, seconds: float = 0.0, rooms=None) -> RunResult:
+    """Read every shard of a finished run and write its summary tables."""
     room_list = load_rooms(rooms)
-    records = pd.concat([pd.read_parquet(path) for path in paths], ignore_index=True)
+    records = read_records(directory, config)
     metadata = config.metadata(ruleset.source)
     fan_table = fan_frequency(records, ruleset)
     outcomes = outcome_summary(records)

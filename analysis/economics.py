@@ -1,0 +1,75 @@
+"""Room economics from a run's deal outcomes: the house's share, wins that still lose money, each seat's
+drift and volatility per deal, and the risk of ruin for a player who enters a room at its minimum.
+
+Ruin is estimated by resampling: a simulated player's bean changes are blocks of consecutive deals drawn
+from the run (each block from one seat, chosen at random), so whatever structure consecutive deals have
+(dealer rotation in a session run) is kept inside a block. The player starts with the room's minimum
+entry (100 stakes when the minimum is 0) and is broke when its beans reach 0. The resampling has its
+own seed; the result is a pure function of the run, the rooms and that seed.
+"""
+
+import numpy as np
+import pandas as pd
+
+from analysis.beans import seat_changes, winning_fans
+from analysis.rooms import Room
+from analysis.statistics import wilson_interval
+
+STAKES_WHEN_NO_MINIMUM = 100
+
+
+def starting_beans(room: Room) -> int:
+    return room.min_entry or STAKES_WHEN_NO_MINIMUM * room.stake
+
+
+def deals_until_ruin(changes: np.ndarray, start: float, horizon: int, players: int, block: int, seed: int) -> np.ndarray:
+    """For each simulated player, the number of deals after which its beans first reach 0 (inf if they
+    do not within `horizon` deals). `changes`: (deals, 2) bean changes of the two seats."""
+    rng = np.random.default_rng(seed)
+    deals = changes.shape[0]
+    block = min(block, deals)
+    n_blocks = -(-horizon // block)
+    starts = rng.integers(0, deals - block + 1, size=(players, n_blocks))
+    seats = rng.integers(0, 2, size=(players, n_blocks))
+    offsets = np.arange(block)
+    rows = (starts[:, :, None] + offsets).reshape(players, -1)[:, :horizon]
+    columns = np.repeat(seats, block, axis=1)[:, :horizon]
+    balance = start + np.cumsum(changes[rows, columns], axis=1)
+    broke = balance <= 0
+    first = np.where(broke.any(axis=1), broke.argmax(axis=1) + 1, np.inf)
+    return first
+
+
+def room_economics(records: pd.DataFrame, rooms: list[Room], horizon: int = 2000, players: int = 2000,
+                   block: int = 50, seed: int = 0) -> pd.DataFrame:
+    """One row per room: house share of beans moved, share of wins that lose the winner money (F*s < f),
+    drift and volatility per deal of each seat, and the ruin probability within `horizon` deals (Wilson
+    interval) with the median number of deals until ruin (inf when most players outlast the horizon)."""
+    won = records["winner"].to_numpy() >= 0
+    fans = winning_fans(records)
+    rows = []
+    for room in rooms:
+        changes = seat_changes(records, room)
+        moved = fans.sum() * room.stake
+        house = 2.0 * room.fee * len(records)
+        losing_wins = int((fans[won] * room.stake < room.fee).sum())
+        ruin = deals_until_ruin(changes, starting_beans(room), horizon, players, block, seed)
+        ruined = int(np.isfinite(ruin).sum())
+        low, high = wilson_interval(ruined, players)
+        rows.append(
+            {
+                "room": room.name, "stake": room.stake, "fee": room.fee, "start_beans": starting_beans(room),
+                "house_share_of_moved": house / (house + moved) if house + moved else np.nan,
+                "winning_but_losing_share": losing_wins / won.sum() if won.any() else np.nan,
+                "drift_seat_0": changes[:, 0].mean(), "drift_seat_1": changes[:, 1].mean(),
+                "volatility": changes.std(ddof=1),
+                "ruin_probability": ruined / players, "ruin_low": float(low), "ruin_high": float(high),
+                "median_deals_to_ruin": float(np.median(ruin)), "horizon": horizon,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def grid_rooms(stakes: list[int], fees: list[int], entry_stakes: int = STAKES_WHEN_NO_MINIMUM) -> list[Room]:
+    """Rooms for every stake and fee, entered with `entry_stakes` stakes."""
+    return [Room(f"s={stake} f={fee}", stake, fee, entry_stakes * stake, 0) for stake in stakes for fee in fees]

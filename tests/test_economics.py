@@ -1,0 +1,88 @@
+"""Room economics as a specification: house share, wins that lose money, drift, and risk of ruin."""
+
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analysis.economics import deals_until_ruin, grid_rooms, room_economics, starting_beans
+from analysis.rooms import Room
+from analysis.tables import read_metadata
+from sim import cli
+from sim.runner import RunConfig, run
+
+
+def _records(rows):
+    columns = ["winner", "dealer", "fan_total", "flowers_0", "flowers_1", "doubles_0", "doubles_1"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def test_a_small_win_under_a_large_fee_loses_the_winner_money():
+    records = _records([(0, 0, 8, 0, 0, 0, 0), (1, 0, 30, 0, 0, 0, 0), (-1, 0, 0, 0, 0, 0, 0)] * 10)
+    room = Room("dear", stake=1, fee=10, min_entry=1000, max_entry=0)
+    row = room_economics(records, [room], horizon=10, players=10).iloc[0]
+    assert row["winning_but_losing_share"] == pytest.approx(0.5)  # 8 * 1 < 10, 30 * 1 > 10
+    assert row["house_share_of_moved"] == pytest.approx(20 * 30 / (20 * 30 + 38 * 10))
+    assert row["drift_seat_0"] == pytest.approx((8 - 30 - 3 * 10) / 3)
+    assert row["drift_seat_0"] + row["drift_seat_1"] == pytest.approx(-2 * room.fee)
+
+
+def test_ruin_is_certain_when_every_deal_loses_and_impossible_when_none_does():
+    losing = np.full((100, 2), -10.0)
+    first = deals_until_ruin(losing, start=95, horizon=50, players=20, block=7, seed=1)
+    assert (first == 10).all()  # 95 - 10 * 10 <= 0 first after the tenth deal
+    winning = np.full((100, 2), 5.0)
+    assert np.isinf(deals_until_ruin(winning, start=1, horizon=50, players=20, block=7, seed=1)).all()
+
+
+def test_resampling_is_a_pure_function_of_its_seed():
+    changes = np.random.default_rng(3).normal(-1, 30, size=(5000, 2))
+    a = deals_until_ruin(changes, 200, 500, 300, 50, seed=9)
+    assert np.array_equal(a, deals_until_ruin(changes, 200, 500, 300, 50, seed=9))
+    assert not np.array_equal(a, deals_until_ruin(changes, 200, 500, 300, 50, seed=10))
+
+
+def test_grid_rooms_and_the_entry_of_a_free_room():
+    rooms = grid_rooms([10, 20], [0, 5])
+    assert [(room.stake, room.fee) for room in rooms] == [(10, 0), (10, 5), (20, 0), (20, 5)]
+    assert starting_beans(Room("free", 3, 0, 0, 0)) == 300 and starting_beans(rooms[1]) == 1000
+
+
+def _mjsim(monkeypatch, capsys, *arguments):
+    monkeypatch.setattr(sys, "argv", ["mjsim", *arguments])
+    code = 0
+    try:
+        cli.main()
+    except SystemExit as exit:
+        code = exit.code or 0
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_economics_command_writes_a_table_per_room(monkeypatch, capsys, tmp_path):
+    directory = tmp_path / "run"
+    run(RunConfig("erren", ("greedy", "greedy"), deals=2000, seed=3, shard_size=1000), directory, workers=1)
+    code, out, _ = _mjsim(monkeypatch, capsys, "economics", str(directory), "--stake", "10", "--fee", "0", "--fee", "50",
+                          "--horizon", "300", "--players", "200")
+    assert code == 0 and "s=10 f=50" in out
+    table = pd.read_parquet(directory / "economics.parquet")
+    assert table["room"].tolist() == ["s=10 f=0", "s=10 f=50"]
+    free, taxed = table.itertuples()
+    assert taxed.ruin_probability >= free.ruin_probability and taxed.drift_seat_0 == pytest.approx(free.drift_seat_0 - 50)
+    assert read_metadata(directory / "economics.parquet")["config"]["horizon"] == 300
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--stake", "10"], "--stake and --fee together"),
+        (["--horizon", "0"], "must be positive"),
+        (["--stake", "0", "--fee", "1"], "stakes positive"),
+    ],
+)
+def test_economics_bad_input_is_one_error_line(monkeypatch, capsys, tmp_path, arguments, message):
+    directory = tmp_path / "run"
+    run(RunConfig("erren", ("random", "random"), deals=200, seed=3, shard_size=100), directory, workers=1)
+    code, _, err = _mjsim(monkeypatch, capsys, "economics", str(directory), *arguments)
+    assert code == 2 and err.startswith("error: ") and message in err and len(err.strip().splitlines()) == 1
