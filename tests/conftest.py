@@ -1,14 +1,18 @@
-"""Shared test helpers: the naive references compiled by numba, and random hands from fixed seeds."""
+"""Shared test helpers: the naive references compiled by numba, random hands from fixed seeds, the command
+line run in-process, and small hand-made deal records."""
 
 import importlib.util
 import inspect
+import sys
 from pathlib import Path
 
 import numba
 import numpy as np
+import pandas as pd
 import pytest
 
 from kernels.tiles import N_KINDS
+from sim import cli
 from sim.benchmark import random_hands  # noqa: F401  (shared with the tests)
 
 NAIVE_PATH = Path(__file__).with_name("naive.py")
@@ -28,6 +32,30 @@ def _compiled_naive():
 @pytest.fixture(scope="session")
 def compiled_naive():
     return _compiled_naive()
+
+
+@pytest.fixture
+def mjsim(monkeypatch, capsys):
+    """The command line run in-process: mjsim("run", "--deals", "10") -> (exit status, stdout, stderr)."""
+
+    def run(*arguments):
+        monkeypatch.setattr(sys, "argv", ["mjsim", *arguments])
+        code = 0
+        try:
+            cli.main()
+        except SystemExit as exit:
+            code = exit.code or 0
+        captured = capsys.readouterr()
+        return code, captured.out, captured.err
+
+    return run
+
+
+def deal_records(rows):
+    """A records frame with just the columns settlement reads, one (winner, dealer, fan_total, flowers_0,
+    flowers_1, doubles_0, doubles_1) tuple per deal."""
+    columns = ["winner", "dealer", "fan_total", "flowers_0", "flowers_1", "doubles_0", "doubles_1"]
+    return pd.DataFrame(rows, columns=columns)
 
 
 def near_complete_hands(rng, n_hands, kinds, n_melds, n_tiles):

@@ -1,27 +1,20 @@
 """富贵豆 settlement (RULES.md section 5) and the rooms file, as a specification."""
 
-import sys
-
 import pandas as pd
 import pytest
+from conftest import deal_records
 
 from analysis.beans import bean_distribution, seat_changes, seat_results, winning_fans
 from analysis.rooms import Room, RoomsError, load_rooms
 from analysis.tables import read_metadata
-from sim import cli
 from sim.runner import RunConfig, run
 
 ROOM = Room("test", stake=10, fee=20, min_entry=0, max_entry=0)
 
 
-def _records(rows):
-    columns = ["winner", "dealer", "fan_total", "flowers_0", "flowers_1", "doubles_0", "doubles_1"]
-    return pd.DataFrame(rows, columns=columns)
-
-
 def test_winner_gets_fans_times_stake_less_the_fee_and_the_loser_pays_both():
     # seat 0 wins 10 fans + 2 flowers, doubled once: F = 24; seat 1 wins 8 fans + 1 flower: F = 9; a draw.
-    records = _records([(0, 0, 10, 2, 5, 1, 3), (1, 0, 8, 0, 1, 0, 0), (-1, 1, 0, 3, 3, 2, 2)])
+    records = deal_records([(0, 0, 10, 2, 5, 1, 3), (1, 0, 8, 0, 1, 0, 0), (-1, 1, 0, 3, 3, 2, 2)])
     assert winning_fans(records).tolist() == [24.0, 9.0, 0.0]
     changes = seat_changes(records, ROOM)
     assert changes.tolist() == [[220.0, -260.0], [-110.0, 70.0], [-20.0, -20.0]]
@@ -29,7 +22,7 @@ def test_winner_gets_fans_times_stake_less_the_fee_and_the_loser_pays_both():
 
 
 def test_bean_tables_by_role_and_by_seat():
-    records = _records([(0, 0, 10, 0, 0, 0, 0)] * 3 + [(1, 1, 20, 0, 0, 0, 0)] + [(-1, 0, 0, 0, 0, 0, 0)])
+    records = deal_records([(0, 0, 10, 0, 0, 0, 0)] * 3 + [(1, 1, 20, 0, 0, 0, 0)] + [(-1, 0, 0, 0, 0, 0, 0)])
     table = bean_distribution(records, [ROOM]).set_index("role")
     assert table.loc["winner", "count"] == 4 and table.loc["draw", "count"] == 2
     assert table.loc["winner", "mean"] == pytest.approx((3 * 80 + 180) / 4)
@@ -68,23 +61,12 @@ def test_a_malformed_rooms_file_is_one_clear_error(tmp_path, text, message):
         load_rooms(path)
 
 
-def _mjsim(monkeypatch, capsys, *arguments):
-    monkeypatch.setattr(sys, "argv", ["mjsim", *arguments])
-    code = 0
-    try:
-        cli.main()
-    except SystemExit as exit:
-        code = exit.code or 0
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
-def test_analyze_rewrites_and_prints_every_table_for_other_rooms(monkeypatch, capsys, tmp_path):
+def test_analyze_rewrites_and_prints_every_table_for_other_rooms(mjsim, tmp_path):
     directory = tmp_path / "run"
     run(RunConfig("erren", ("greedy", "greedy"), deals=2000, seed=3, shard_size=1000), directory, workers=1)
     rooms = tmp_path / "rooms.toml"
     rooms.write_text('[rooms."my room"]\nstake = 3\nfee = 7\nmin_entry = 100\nmax_entry = 0\n', encoding="utf-8")
-    code, out, _ = _mjsim(monkeypatch, capsys, "analyze", str(directory), "--rooms", str(rooms))
+    code, out, _ = mjsim("analyze", str(directory), "--rooms", str(rooms))
     assert code == 0
     for heading in ("outcomes", "fans", "富贵豆 change per deal", "house take", "per seat"):
         assert heading in out
@@ -96,7 +78,7 @@ def test_analyze_rewrites_and_prints_every_table_for_other_rooms(monkeypatch, ca
 
 
 @pytest.mark.parametrize(("make", "message"), [("nothing", "holds no run"), ("bad rooms", "not valid TOML")])
-def test_analyze_bad_input_is_one_error_line(monkeypatch, capsys, tmp_path, make, message):
+def test_analyze_bad_input_is_one_error_line(mjsim, tmp_path, make, message):
     directory = tmp_path / "run"
     arguments = ["analyze", str(directory)]
     if make == "nothing":
@@ -105,5 +87,5 @@ def test_analyze_bad_input_is_one_error_line(monkeypatch, capsys, tmp_path, make
         run(RunConfig("erren", ("random", "random"), deals=200, seed=3, shard_size=100), directory, workers=1)
         (tmp_path / "bad.toml").write_text("[rooms", encoding="utf-8")
         arguments += ["--rooms", str(tmp_path / "bad.toml")]
-    code, _, err = _mjsim(monkeypatch, capsys, *arguments)
+    code, _, err = mjsim(*arguments)
     assert code == 2 and err.startswith("error: ") and message in err and len(err.strip().splitlines()) == 1

@@ -1,29 +1,16 @@
 """Duels and leagues on duplicate deals: the same walls played twice with the seats swapped."""
 
-import sys
-
 import numpy as np
 import pandas as pd
 import pytest
 
 from analysis.rooms import Room
 from analysis.tables import read_metadata
-from sim import cli, engine
+from sim import engine
 from sim.duel import duel, league, league_matrix
 from sim.ruleset import load_ruleset
 
 FANS = Room("fans", stake=1, fee=0, min_entry=0, max_entry=0)
-
-
-def _mjsim(monkeypatch, capsys, *arguments):
-    monkeypatch.setattr(sys, "argv", ["mjsim", *arguments])
-    code = 0
-    try:
-        cli.main()
-    except SystemExit as exit:
-        code = exit.code or 0
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def test_swapping_the_seats_keeps_the_walls_and_the_dealer():
@@ -57,9 +44,9 @@ def test_a_fee_costs_both_players_the_same():
     assert taxed.difference == pytest.approx(free.difference)
 
 
-def test_league_matrix_is_antisymmetric_and_written_with_its_configuration(monkeypatch, capsys, tmp_path):
+def test_league_matrix_is_antisymmetric_and_written_with_its_configuration(mjsim, tmp_path):
     out = tmp_path / "league.parquet"
-    code, printed, _ = _mjsim(monkeypatch, capsys, "league", "random", "greedy", "defensive", "--deals", "500", "--out", str(out))
+    code, printed, _ = mjsim("league", "random", "greedy", "defensive", "--deals", "500", "--out", str(out))
     assert code == 0 and "greedy beats random" in printed
     table = pd.read_parquet(out)
     matrix = league_matrix(table)
@@ -68,8 +55,8 @@ def test_league_matrix_is_antisymmetric_and_written_with_its_configuration(monke
     assert read_metadata(out)["config"]["players"] == ["random", "greedy", "defensive"]
 
 
-def test_duel_command_reports_both_players_and_the_verdict(monkeypatch, capsys):
-    code, printed, _ = _mjsim(monkeypatch, capsys, "duel", "greedy", "random", "--deals", "500", "--room", "初级场")
+def test_duel_command_reports_both_players_and_the_verdict(mjsim):
+    code, printed, _ = mjsim("duel", "greedy", "random", "--deals", "500", "--room", "初级场")
     assert code == 0
     assert "初级场 (stake 10, fee 20)" in printed and "significant at 5%" in printed
     assert printed.count("mean beans per deal") == 2
@@ -85,8 +72,8 @@ def test_duel_command_reports_both_players_and_the_verdict(monkeypatch, capsys):
         (["league", "greedy", "greedy:speed=1"], "unknown parameter"),
     ],
 )
-def test_bad_duel_input_is_one_error_line(monkeypatch, capsys, arguments, message):
-    code, _, err = _mjsim(monkeypatch, capsys, *arguments)
+def test_bad_duel_input_is_one_error_line(mjsim, arguments, message):
+    code, _, err = mjsim(*arguments)
     assert code == 2 and err.startswith("error: ") and message in err and len(err.strip().splitlines()) == 1
 
 

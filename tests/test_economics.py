@@ -1,25 +1,18 @@
 """Room economics as a specification: house share, wins that lose money, drift, and risk of ruin."""
 
-import sys
-
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import deal_records
 
 from analysis.economics import deals_until_ruin, grid_rooms, room_economics, starting_beans
 from analysis.rooms import Room
 from analysis.tables import read_metadata
-from sim import cli
 from sim.runner import RunConfig, run
 
 
-def _records(rows):
-    columns = ["winner", "dealer", "fan_total", "flowers_0", "flowers_1", "doubles_0", "doubles_1"]
-    return pd.DataFrame(rows, columns=columns)
-
-
 def test_a_small_win_under_a_large_fee_loses_the_winner_money():
-    records = _records([(0, 0, 8, 0, 0, 0, 0), (1, 0, 30, 0, 0, 0, 0), (-1, 0, 0, 0, 0, 0, 0)] * 10)
+    records = deal_records([(0, 0, 8, 0, 0, 0, 0), (1, 0, 30, 0, 0, 0, 0), (-1, 0, 0, 0, 0, 0, 0)] * 10)
     room = Room("dear", stake=1, fee=10, min_entry=1000, max_entry=0)
     row = room_economics(records, [room], horizon=10, players=10).iloc[0]
     assert row["winning_but_losing_share"] == pytest.approx(0.5)  # 8 * 1 < 10, 30 * 1 > 10
@@ -49,21 +42,10 @@ def test_grid_rooms_and_the_entry_of_a_free_room():
     assert starting_beans(Room("free", 3, 0, 0, 0)) == 300 and starting_beans(rooms[1]) == 1000
 
 
-def _mjsim(monkeypatch, capsys, *arguments):
-    monkeypatch.setattr(sys, "argv", ["mjsim", *arguments])
-    code = 0
-    try:
-        cli.main()
-    except SystemExit as exit:
-        code = exit.code or 0
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
-def test_economics_command_writes_a_table_per_room(monkeypatch, capsys, tmp_path):
+def test_economics_command_writes_a_table_per_room(mjsim, tmp_path):
     directory = tmp_path / "run"
     run(RunConfig("erren", ("greedy", "greedy"), deals=2000, seed=3, shard_size=1000), directory, workers=1)
-    code, out, _ = _mjsim(monkeypatch, capsys, "economics", str(directory), "--stake", "10", "--fee", "0", "--fee", "50",
+    code, out, _ = mjsim("economics", str(directory), "--stake", "10", "--fee", "0", "--fee", "50",
                           "--horizon", "300", "--players", "200")
     assert code == 0 and "s=10 f=50" in out
     table = pd.read_parquet(directory / "economics.parquet")
@@ -81,8 +63,8 @@ def test_economics_command_writes_a_table_per_room(monkeypatch, capsys, tmp_path
         (["--stake", "0", "--fee", "1"], "stakes positive"),
     ],
 )
-def test_economics_bad_input_is_one_error_line(monkeypatch, capsys, tmp_path, arguments, message):
+def test_economics_bad_input_is_one_error_line(mjsim, tmp_path, arguments, message):
     directory = tmp_path / "run"
     run(RunConfig("erren", ("random", "random"), deals=200, seed=3, shard_size=100), directory, workers=1)
-    code, _, err = _mjsim(monkeypatch, capsys, "economics", str(directory), *arguments)
+    code, _, err = mjsim("economics", str(directory), *arguments)
     assert code == 2 and err.startswith("error: ") and message in err and len(err.strip().splitlines()) == 1

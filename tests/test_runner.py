@@ -1,26 +1,11 @@
 """`mjsim run` as a specification: shards on any number of workers give the same files, an interrupted
 run resumes where it stopped, every file carries its configuration, and bad input leaves results alone."""
 
-import sys
-
 import pandas as pd
 import pytest
 
 from analysis.tables import read_metadata
-from sim import cli
 from sim.runner import RunConfig, RunError, run, shard_path
-
-
-def _mjsim(monkeypatch, capsys, *arguments):
-    monkeypatch.setattr(sys, "argv", ["mjsim", *arguments])
-    code = 0
-    try:
-        cli.main()
-    except SystemExit as exit:
-        code = exit.code or 0
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
 
 CONFIG = RunConfig("erren", ("greedy", "random"), deals=3000, seed=5, shard_size=1000)
 
@@ -85,9 +70,9 @@ def test_fan_table_counts_deals_and_wins_with_intervals(tmp_path):
     assert list(table["value"]) == sorted(table["value"], reverse=True)
 
 
-def test_run_command_writes_tables_and_prints_a_summary(monkeypatch, capsys, tmp_path):
+def test_run_command_writes_tables_and_prints_a_summary(mjsim, tmp_path):
     out = tmp_path / "cli"
-    code, printed, _ = _mjsim(monkeypatch, capsys, "run", "--deals", "2000", "--shard-size", "1000", "--workers", "1",
+    code, printed, _ = mjsim("run", "--deals", "2000", "--shard-size", "1000", "--workers", "1",
                               "--ruleset", "erren-classic", "--players", "value,defensive", "--out", str(out))
     assert code == 0
     assert "2,000 deals" in printed and "top fans" in printed
@@ -106,18 +91,18 @@ def test_run_command_writes_tables_and_prints_a_summary(monkeypatch, capsys, tmp
         (["--workers", "-1"], "must not be negative"),
     ],
 )
-def test_bad_input_is_one_error_line(monkeypatch, capsys, tmp_path, arguments, message):
-    code, _, err = _mjsim(monkeypatch, capsys, "run", "--deals", "100", "--out", str(tmp_path / "x"), *arguments)
+def test_bad_input_is_one_error_line(mjsim, tmp_path, arguments, message):
+    code, _, err = mjsim("run", "--deals", "100", "--out", str(tmp_path / "x"), *arguments)
     assert code == 2 and err.startswith("error: ") and message in err
     assert len(err.strip().splitlines()) == 1
 
 
-def test_a_non_empty_directory_is_left_alone(monkeypatch, capsys, tmp_path):
+def test_a_non_empty_directory_is_left_alone(mjsim, tmp_path):
     occupied = tmp_path / "occupied"
     occupied.mkdir()
     (occupied / "notes.txt").write_text("keep me")
-    code, _, err = _mjsim(monkeypatch, capsys, "run", "--deals", "100", "--out", str(occupied))
+    code, _, err = mjsim("run", "--deals", "100", "--out", str(occupied))
     assert code == 2 and "not empty" in err
-    code, _, err = _mjsim(monkeypatch, capsys, "run", "--deals", "100", "--out", str(occupied), "--resume")
+    code, _, err = mjsim("run", "--deals", "100", "--out", str(occupied), "--resume")
     assert code == 2 and "holds no run" in err
     assert [path.name for path in occupied.iterdir()] == ["notes.txt"]
