@@ -198,8 +198,10 @@ def run(
     session_length: Annotated[int, typer.Option(help="Deals per session with dealer rotation (0: every deal draws its dealer).")] = 0,
     resume: Annotated[bool, typer.Option("--resume", help="Finish an interrupted run in --out: play only its missing shards.")] = False,
     rooms: Annotated[Path | None, typer.Option(help="A rooms file for the 富贵豆 tables; default analysis/rooms.toml.")] = None,
+    backend: Annotated[str, typer.Option(help="'local' (worker processes here) or 'dask' (an existing Dask cluster).")] = "local",
+    scheduler: Annotated[str | None, typer.Option(help="With --backend dask: the scheduler's address, e.g. tcp://10.0.0.1:8786.")] = None,
 ):
-    """Play deals on all cores into a run directory: per-deal records and the fan and outcome tables (Parquet)."""
+    """Play deals on all cores (or a Dask cluster) into a run directory: per-deal records and the tables (Parquet)."""
     from sim import engine, runner
     from sim.progress import progress_bar
 
@@ -207,9 +209,13 @@ def run(
     config = runner.RunConfig(ruleset, seats.names, deals, seed, shard_size, session_length)
     if workers < 0:
         raise UserError("--workers must not be negative")
+    if backend not in ("local", "dask"):
+        raise UserError(f"unknown backend {backend!r}; choose local or dask")
+    if (backend == "dask") != (scheduler is not None):
+        raise UserError("--backend dask needs --scheduler ADDRESS, and --scheduler needs --backend dask")
     directory = out if out is not None else runner.default_directory(config)
     with progress_bar("deals", deals) as advance:
-        result = runner.run(config, directory, workers, resume, progress=advance, rooms=rooms)
+        result = runner.run(config, directory, workers, resume, progress=advance, rooms=rooms, scheduler=scheduler)
     typer.echo(runner.format_summary(result), nl=False)
 
 

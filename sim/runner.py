@@ -9,8 +9,10 @@ so the files are the same whatever the number of workers. Every file is written 
 renamed, and carries the configuration, the ruleset file's text and the package versions as schema
 metadata; a run that is interrupted resumes with ``--resume``, playing only the shards not yet written.
 
-Workers are processes started with the spawn method; the parent compiles (or loads) the engine first so
-that they load it from the cache instead of compiling it each.
+Workers are local processes started with the spawn method (the parent compiles, or loads, the engine
+first so that they load it from the cache instead of compiling it each), or the workers of an existing
+Dask cluster (``--backend dask --scheduler ADDRESS``), which play the same shards into the same files;
+their machines must see the run directory.
 """
 
 import json
@@ -134,9 +136,11 @@ class RunResult:
     seats: pd.DataFrame  # win rate and mean beans per room, seat and dealer / non-dealer
 
 
-def run(config: RunConfig, directory: Path, workers: int = 0, resume: bool = False, progress=None, rooms=None) -> RunResult:
-    """Play the run's missing shards on `workers` processes (0: all cores), then write its tables
-    (`rooms`: a rooms file for the 富贵豆 tables, default the shipped one)."""
+def run(config: RunConfig, directory: Path, workers: int = 0, resume: bool = False, progress=None, rooms=None,
+        scheduler: str | None = None) -> RunResult:
+    """Play the run's missing shards on `workers` local processes (0: all cores), or on the Dask cluster
+    at `scheduler`, then write its tables (`rooms`: a rooms file for the 富贵豆 tables, default the
+    shipped one)."""
     config.check()
     ruleset = load_ruleset(config.ruleset)
     players = engine.Players.parse(list(config.players))
@@ -146,7 +150,9 @@ def run(config: RunConfig, directory: Path, workers: int = 0, resume: bool = Fal
     engine.play(ruleset, players, config.seed, 1)  # compile (or load) once, before the workers start
     start = time.perf_counter()
     played = 0
-    if workers == 1 or len(todo) <= 1:
+    if scheduler is not None:
+        played = _run_on_dask(scheduler, config, directory.resolve(), todo, progress)
+    elif workers == 1 or len(todo) <= 1:
         for shard in todo:
             played += play_shard(config, directory, *shard)
             if progress is not None:
@@ -161,6 +167,28 @@ def run(config: RunConfig, directory: Path, workers: int = 0, resume: bool = Fal
                     progress(count)
     seconds = time.perf_counter() - start
     return summarise(directory, config, ruleset, played, seconds, rooms)
+
+
+def _run_on_dask(scheduler: str, config: RunConfig, directory: Path, todo, progress) -> int:
+    """The same shards on an existing Dask cluster; its workers must see `directory` (a shared disk)."""
+    try:
+        from distributed import Client
+        from distributed import as_completed as completed_on_cluster
+    except ImportError:
+        raise RunError("the dask backend needs dask[distributed]: pip install 'mjsim[dask]'") from None
+    played = 0
+    try:
+        client = Client(scheduler, timeout="20s")
+    except (OSError, TimeoutError) as error:
+        raise RunError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
+    with client:
+        futures = [client.submit(play_shard, config, directory, *shard, pure=False) for shard in todo]
+        for future in completed_on_cluster(futures):
+            count = future.result()
+            played += count
+            if progress is not None:
+                progress(count)
+    return played
 
 
 def load_run(directory: Path) -> tuple[RunConfig, object]:

@@ -106,3 +106,22 @@ def test_a_non_empty_directory_is_left_alone(mjsim, tmp_path):
     code, _, err = mjsim("run", "--deals", "100", "--out", str(occupied), "--resume")
     assert code == 2 and "holds no run" in err
     assert [path.name for path in occupied.iterdir()] == ["notes.txt"]
+
+
+def test_the_dask_backend_writes_the_same_files_as_the_local_one(tmp_path):
+    from distributed import LocalCluster
+
+    local = run(CONFIG, tmp_path / "local", workers=1)
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        on_cluster = run(CONFIG, tmp_path / "dask", scheduler=cluster.scheduler_address)
+    assert on_cluster.played == 3000
+    for index in range(3):
+        assert shard_path(tmp_path / "local", index).read_bytes() == shard_path(tmp_path / "dask", index).read_bytes()
+    assert on_cluster.fan_table.equals(local.fan_table) and on_cluster.beans.equals(local.beans)
+
+
+def test_an_unreachable_scheduler_is_one_error_line(mjsim, tmp_path):
+    code, _, err = mjsim("run", "--deals", "100", "--out", str(tmp_path / "x"), "--backend", "dask",
+                         "--scheduler", "tcp://127.0.0.1:9")
+    assert code == 2 and err.startswith("error: ") and "cannot reach the Dask scheduler" in err
+    assert len(err.strip().splitlines()) == 1
