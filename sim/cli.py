@@ -270,6 +270,24 @@ def economics(
     typer.echo(f"wrote {run_dir / 'economics.parquet'}")
 
 
+@app.command()
+def headline(
+    deals: Annotated[int, typer.Option(help="Deals per ruleset.")] = 1_000_000,
+    league_walls: Annotated[int, typer.Option(help="Walls per pair of the heuristics' league.")] = 50_000,
+    seed: Annotated[int, typer.Option(help="Seed of the runs and the league.")] = 1,
+    results: Annotated[Path, typer.Option(help="Where the runs and README.md go.")] = Path("results"),
+):
+    """Regenerate results/README.md: fan frequencies of both rulesets, the 富贵豆 table, a league of the heuristics."""
+    from analysis.headline import build
+    from sim.progress import progress_bar
+
+    if deals < 1 or league_walls < 2 or seed < 0:
+        raise UserError("--deals must be positive, --league-walls at least 2 and --seed not negative")
+    with progress_bar("deals", 2 * deals) as advance:
+        path = build(results, deals, league_walls, seed, progress=advance)
+    typer.echo(f"wrote {path}")
+
+
 def _room(rooms: Path | None, name: str):
     from analysis.rooms import load_rooms
 
@@ -310,7 +328,7 @@ def league(
     rooms: Annotated[Path | None, typer.Option(help="A rooms file; default analysis/rooms.toml.")] = None,
     out: Annotated[Path | None, typer.Option(help="Write the pairwise table here as Parquet.")] = None,
 ):
-    """A round robin of duels: the matrix of mean beans per deal of each row player over each column player."""
+    """A round robin of duels: the matrix of each row player's mean beans per deal less each column player's."""
     from analysis.tables import write_table
     from sim import duel as duels
     from sim.engine import Players
@@ -330,7 +348,7 @@ def league(
                   "room": chosen.name, "stake": chosen.stake, "fee": chosen.fee, "ruleset_source": rules.source}
         write_table(table, out, config)
     matrix = duels.league_matrix(table)
-    typer.echo(f"mean beans per deal of the row player over the column player ({deals:,} walls per pair, played twice; {chosen.name})")
+    typer.echo(f"the row player's mean beans per deal less the column player's ({deals:,} walls per pair, played twice; {chosen.name})")
     typer.echo(matrix.to_string(float_format=lambda value: f"{value:+.3f}"))
     significant = table[(table["beans_difference"] > 0) & table["significant"]]
     for row in significant.itertuples():

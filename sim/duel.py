@@ -107,8 +107,8 @@ def format_duel(result: DuelResult, room: Room) -> str:
 
 
 def league(ruleset: Ruleset, players: list[str], deals: int, seed: int, room: Room) -> pd.DataFrame:
-    """Every pair once: one row per (row player, column player) with the row's mean beans per deal
-    against the column, the difference's interval, z and p. The matrix is antisymmetric."""
+    """Every pair once: one row per (player, opponent) with the player's mean beans per deal less the
+    opponent's, the difference's interval, z and p. The matrix is antisymmetric."""
     rows = []
     for first, second in itertools.combinations(players, 2):
         result = duel(ruleset, first, second, deals, seed, room)
@@ -127,7 +127,7 @@ def league(ruleset: Ruleset, players: list[str], deals: int, seed: int, room: Ro
 
 
 def league_matrix(table: pd.DataFrame) -> pd.DataFrame:
-    """The row player's mean beans per deal over the column player (0 on the diagonal)."""
+    """The row player's mean beans per deal less the column player's (0 on the diagonal)."""
     order = list(dict.fromkeys(table["player"]))
     matrix = table.pivot(index="player", columns="opponent", values="beans_difference").reindex(index=order, columns=order)
     return matrix.fillna(0.0)

@@ -83,3 +83,13 @@ def test_league_lists_every_pair_both_ways():
     assert set(zip(table["player"], table["opponent"], strict=True)) == {
         (a, b) for a in ("random", "greedy", "value") for b in ("random", "greedy", "value") if a != b
     }
+
+
+def test_headline_writes_the_results_readme_from_its_runs(mjsim, tmp_path):
+    code, out, _ = mjsim("headline", "--deals", "1000", "--league-walls", "50", "--results", str(tmp_path))
+    text = (tmp_path / "README.md").read_text(encoding="utf-8")
+    assert code == 0 and str(tmp_path / "README.md") in out
+    for heading in ("Fan frequencies: `erren`", "Fan frequencies: `erren-classic`", "富贵豆 per deal", "League of the four"):
+        assert heading in text
+    assert "| greedy |" in text and "mjsim headline" in text
+    assert (tmp_path / "headline-erren" / "fan_frequency.parquet").is_file()
