@@ -241,6 +241,7 @@ def economics(
     players: Annotated[int, typer.Option(help="Simulated players per room.")] = 2000,
     block: Annotated[int, typer.Option(help="Consecutive deals per resampled block.")] = 50,
     seed: Annotated[int, typer.Option(help="Seed of the resampling.")] = 0,
+    plot: Annotated[bool, typer.Option("--plot", help="Also write PNG charts (needs matplotlib: pip install 'mjsim[plot]').")] = False,
 ):
     """House take, wins that lose money, drift, volatility and risk of ruin per room (or stake x fee grid)."""
     from dataclasses import asdict
@@ -268,6 +269,14 @@ def economics(
     with pd.option_context("display.width", 200, "display.max_columns", 30):
         typer.echo(table.to_string(index=False, float_format=lambda value: f"{value:.4g}"))
     typer.echo(f"wrote {run_dir / 'economics.parquet'}")
+    if plot:
+        from analysis.plots import plot_economics
+
+        try:
+            paths = plot_economics(records, room_list, table, run_dir)
+        except RuntimeError as error:
+            raise UserError(str(error)) from None
+        typer.echo("wrote " + ", ".join(str(path) for path in paths))
 
 
 @app.command()

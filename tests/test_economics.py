@@ -5,7 +5,12 @@ import pandas as pd
 import pytest
 from conftest import deal_records
 
-from analysis.economics import deals_until_ruin, grid_rooms, room_economics, starting_beans
+from analysis.economics import (
+    deals_until_ruin,
+    grid_rooms,
+    room_economics,
+    starting_beans,
+)
 from analysis.rooms import Room
 from analysis.tables import read_metadata
 from sim.runner import RunConfig, run
@@ -68,3 +73,21 @@ def test_economics_bad_input_is_one_error_line(mjsim, tmp_path, arguments, messa
     run(RunConfig("erren", ("random", "random"), deals=200, seed=3, shard_size=100), directory, workers=1)
     code, _, err = mjsim("economics", str(directory), *arguments)
     assert code == 2 and err.startswith("error: ") and message in err and len(err.strip().splitlines()) == 1
+
+
+def test_plot_writes_the_bean_distribution_and_the_ruin_curve(mjsim, tmp_path):
+    directory = tmp_path / "run"
+    run(RunConfig("erren", ("greedy", "greedy"), deals=1000, seed=3, shard_size=1000), directory, workers=1)
+    code, out, _ = mjsim("economics", str(directory), "--stake", "10", "--fee", "0", "--fee", "20", "--horizon", "100",
+                         "--players", "50", "--plot")
+    assert code == 0
+    for name in ("bean_distribution.png", "ruin_by_fee.png"):
+        assert (directory / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and name in out
+
+
+def test_plot_of_rooms_where_ruin_is_certain(mjsim, tmp_path):
+    """The default rooms ruin every player within the horizon: the error bars' rounding must not break."""
+    directory = tmp_path / "run"
+    run(RunConfig("erren", ("greedy", "greedy"), deals=1000, seed=3, shard_size=1000), directory, workers=1)
+    code, _, _ = mjsim("economics", str(directory), "--horizon", "400", "--players", "50", "--plot")
+    assert code == 0 and (directory / "ruin_by_fee.png").is_file()
