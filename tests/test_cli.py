@@ -1,37 +1,25 @@
 """The `mjsim` command line: output for good input, one `error:` line and exit 2 for bad input."""
 
 import json
-import sys
 
 import numpy as np
 import pandas as pd
 import pytest
 
 from analysis.tables import read_metadata
-from sim import cli
 
 
-def run(monkeypatch, capsys, *arguments):
-    monkeypatch.setattr(sys, "argv", ["mjsim", *arguments])
-    code = 0
-    try:
-        cli.main()
-    except SystemExit as exit:
-        code = exit.code or 0
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
-
-def test_shanten_prints_forms_waits_with_copies_left_and_ukeire(monkeypatch, capsys):
-    code, out, _ = run(monkeypatch, capsys, "shanten", "123456789m1122z", "--visible", "1z")
+def test_shanten_prints_forms_waits_with_copies_left_and_ukeire(mjsim):
+    code, out, _ = mjsim("shanten", "123456789m1122z", "--visible", "1z")
     assert code == 0
     assert "shanten   0 (ready); standard 0, seven pairs 4" in out
     assert "waits     1z ×1, 2z ×2  (3 left)" in out
     assert "ukeire    3 tiles in 2 kinds" in out
 
 
-def test_shanten_json_has_every_field(monkeypatch, capsys):
-    code, out, _ = run(monkeypatch, capsys, "shanten", "[123m] 456m789m1122z", "--json")
+def test_shanten_json_has_every_field(mjsim):
+    code, out, _ = mjsim("shanten", "[123m] 456m789m1122z", "--json")
     report = json.loads(out)
     assert code == 0
     assert report["tiles"] == "456789m1122z [123m]"
@@ -40,8 +28,8 @@ def test_shanten_json_has_every_field(monkeypatch, capsys):
     assert report["ukeire"] == 4
 
 
-def test_fourteen_tile_hands_list_every_discard(monkeypatch, capsys):
-    code, out, _ = run(monkeypatch, capsys, "shanten", "123456789m11223z", "--json")
+def test_fourteen_tile_hands_list_every_discard(mjsim):
+    code, out, _ = mjsim("shanten", "123456789m11223z", "--json")
     report = json.loads(out)
     assert code == 0 and report["shanten"] == 0
     discards = {option["discard"]: option for option in report["discards"]}
@@ -50,17 +38,17 @@ def test_fourteen_tile_hands_list_every_discard(monkeypatch, capsys):
     assert report["waits"] == ["1z", "2z"]  # only discarding 3z leaves the hand ready
 
 
-def test_a_wait_on_a_kind_whose_copies_are_all_in_own_melds_is_no_wait(monkeypatch, capsys):
-    code, out, _ = run(monkeypatch, capsys, "shanten", "5m123p456p789p [555m]", "--json")
+def test_a_wait_on_a_kind_whose_copies_are_all_in_own_melds_is_no_wait(mjsim):
+    code, out, _ = mjsim("shanten", "5m123p456p789p [555m]", "--json")
     assert code == 0 and json.loads(out)["waits"] == []
 
 
-def test_batch_writes_one_line_per_input_line_and_reports_bad_lines(monkeypatch, capsys, tmp_path):
+def test_batch_writes_one_line_per_input_line_and_reports_bad_lines(mjsim, tmp_path):
     batch = tmp_path / "hands.jsonl"
     batch.write_text(
         "\n".join(['{"tiles": "123456789m1122z"}', "not json", '{"tiles": "12x"}', '{"tiles": "19m19p19s1234567z"}', ""]) + "\n"
     )
-    code, out, _ = run(monkeypatch, capsys, "shanten", "--batch", str(batch))
+    code, out, _ = mjsim("shanten", "--batch", str(batch))
     lines = [json.loads(line) for line in out.splitlines()]
     assert code == 0 and len(lines) == 5
     assert lines[0] == {"tiles": "123456789m1122z", "shanten": 0, "shanten_standard": 0, "shanten_seven_pairs": 4, "waits": ["1z", "2z"]}
@@ -86,15 +74,15 @@ def test_batch_writes_one_line_per_input_line_and_reports_bad_lines(monkeypatch,
         (["replay", "--deal", "-1"], "must not be negative"),
     ],
 )
-def test_bad_input_gets_one_error_line_and_exit_2(monkeypatch, capsys, arguments, message):
-    code, out, err = run(monkeypatch, capsys, *arguments)
+def test_bad_input_gets_one_error_line_and_exit_2(mjsim, arguments, message):
+    code, out, err = mjsim(*arguments)
     assert code == 2
     assert err.startswith("error: ") and message in err
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 
-def test_demo_writes_a_table_with_its_configuration_and_versions(monkeypatch, capsys, tmp_path):
-    code, out, _ = run(monkeypatch, capsys, "demo", "--deals", "3000", "--seed", "4", "--out", str(tmp_path / "demo"))
+def test_demo_writes_a_table_with_its_configuration_and_versions(mjsim, tmp_path):
+    code, out, _ = mjsim("demo", "--deals", "3000", "--seed", "4", "--out", str(tmp_path / "demo"))
     path = tmp_path / "demo" / "initial_shanten.parquet"
     assert code == 0 and str(path) in out
     table = pd.read_parquet(path)
@@ -104,16 +92,16 @@ def test_demo_writes_a_table_with_its_configuration_and_versions(monkeypatch, ca
     assert {"mjsim", "numba", "numpy"} <= set(meta["versions"])
 
 
-def test_demo_refuses_an_output_path_that_is_a_file_and_leaves_it_alone(monkeypatch, capsys, tmp_path):
+def test_demo_refuses_an_output_path_that_is_a_file_and_leaves_it_alone(mjsim, tmp_path):
     occupied = tmp_path / "taken"
     occupied.write_text("keep me")
-    code, _, err = run(monkeypatch, capsys, "demo", "--deals", "10", "--out", str(occupied))
+    code, _, err = mjsim("demo", "--deals", "10", "--out", str(occupied))
     assert code == 2 and "not a directory" in err
     assert occupied.read_text() == "keep me"
 
 
-def test_bench_json_reports_rates_and_ratios(monkeypatch, capsys):
-    code, out, _ = run(monkeypatch, capsys, "bench", "--hands", "2000", "--reference-hands", "200", "--fan-hands", "500",
+def test_bench_json_reports_rates_and_ratios(mjsim):
+    code, out, _ = mjsim("bench", "--hands", "2000", "--reference-hands", "200", "--fan-hands", "500",
                        "--deals", "500", "--json")
     results = json.loads(out)
     assert code == 0
@@ -127,16 +115,16 @@ def test_bench_json_reports_rates_and_ratios(monkeypatch, capsys):
     assert row["references"]["PyMahjongGB"]["kernel_ratio"] > 1
 
 
-def test_usage_errors_exit_non_zero_without_a_traceback(monkeypatch, capsys):
-    code, _, err = run(monkeypatch, capsys, "bench", "--hands", "many")
+def test_usage_errors_exit_non_zero_without_a_traceback(mjsim):
+    code, _, err = mjsim("bench", "--hands", "many")
     assert code == 2 and "Traceback" not in err and "Invalid value for '--hands'" in err
 
 
 # ---------------------------------------------------------------------------------- mjsim score
 
 
-def test_score_prints_fans_with_seed_names_values_counts_and_the_verdict(monkeypatch, capsys):
-    code, out, _ = run(monkeypatch, capsys, "score", "45m66z777z (2222m) [6666m]", "--win", "3m", "--self-drawn",
+def test_score_prints_fans_with_seed_names_values_counts_and_the_verdict(mjsim):
+    code, out, _ = mjsim("score", "45m66z777z (2222m) [6666m]", "--win", "3m", "--self-drawn",
                        "--kong-replacement", "--flowers", "2")
     assert code == 0
     assert "杠上开花    8 × 1 =   8" in out
@@ -144,8 +132,8 @@ def test_score_prints_fans_with_seed_names_values_counts_and_the_verdict(monkeyp
     assert "total 23 fan (21 without flowers); reaches the minimum of 8" in out
 
 
-def test_score_json_is_a_batch_output_line(monkeypatch, capsys):
-    code, out, _ = run(monkeypatch, capsys, "score", "123456789m1235m", "--win", "5m", "--json", "--ruleset", "erren-classic")
+def test_score_json_is_a_batch_output_line(mjsim):
+    code, out, _ = mjsim("score", "123456789m1235m", "--win", "5m", "--json", "--ruleset", "erren-classic")
     assert code == 0
     assert json.loads(out) == {
         "fans": {"清一色": 1, "清龙": 1, "门前清": 1, "平和": 1, "一般高": 1, "坎张": 1},
@@ -156,7 +144,7 @@ def test_score_json_is_a_batch_output_line(monkeypatch, capsys):
     }
 
 
-def test_score_batch_scores_good_lines_and_reports_bad_ones_in_place(monkeypatch, capsys, tmp_path):
+def test_score_batch_scores_good_lines_and_reports_bad_ones_in_place(mjsim, tmp_path):
     batch = tmp_path / "wins.jsonl"
     lines = [
         {"hand": "45m66z777z", "melds": ["(2222m)", "[6666m]"], "win": "3m", "self_drawn": True},
@@ -167,7 +155,7 @@ def test_score_batch_scores_good_lines_and_reports_bad_ones_in_place(monkeypatch
     ]
     batch.write_text("\n".join(json.dumps(line, ensure_ascii=False) for line in lines) + "\nnot json\n", encoding="utf-8")
     out_path = tmp_path / "scores.jsonl"
-    code, out, _ = run(monkeypatch, capsys, "score", "--batch", str(batch), "--out", str(out_path))
+    code, out, _ = mjsim("score", "--batch", str(batch), "--out", str(out_path))
     assert code == 0 and out == ""
     results = [json.loads(line) for line in out_path.read_text(encoding="utf-8").splitlines()]
     assert len(results) == 6
@@ -194,25 +182,25 @@ def test_score_batch_scores_good_lines_and_reports_bad_ones_in_place(monkeypatch
         (["score", "123456789m1235m", "--win", "5m", "--ruleset", "no/such/rules.toml"], "does not exist"),
     ],
 )
-def test_score_bad_input_gets_one_error_line_and_exit_2(monkeypatch, capsys, arguments, message):
-    code, out, err = run(monkeypatch, capsys, *arguments)
+def test_score_bad_input_gets_one_error_line_and_exit_2(mjsim, arguments, message):
+    code, out, err = mjsim(*arguments)
     assert code == 2 and out == ""
     assert err.startswith("error: ") and message in err and err.count("\n") == 1
 
 
-def test_a_failed_batch_leaves_an_existing_output_file_alone(monkeypatch, capsys, tmp_path):
+def test_a_failed_batch_leaves_an_existing_output_file_alone(mjsim, tmp_path):
     out_path = tmp_path / "scores.jsonl"
     out_path.write_text("earlier results\n", encoding="utf-8")
-    code, _, err = run(monkeypatch, capsys, "score", "--batch", str(tmp_path / "missing.jsonl"), "--out", str(out_path))
+    code, _, err = mjsim("score", "--batch", str(tmp_path / "missing.jsonl"), "--out", str(out_path))
     assert code == 2 and "batch file not found" in err
     assert out_path.read_text(encoding="utf-8") == "earlier results\n"
 
 
-def test_replay_tells_a_deal_from_the_deal_to_the_scoring(monkeypatch, capsys):
+def test_replay_tells_a_deal_from_the_deal_to_the_scoring(mjsim):
     from sim import engine
     from sim.ruleset import load_ruleset
 
-    code, out, _ = run(monkeypatch, capsys, "replay", "--seed", "1", "--deal", "5", "--players", "greedy,random")
+    code, out, _ = mjsim("replay", "--seed", "1", "--deal", "5", "--players", "greedy,random")
     assert code == 0
     log = engine.replay(load_ruleset("erren"), engine.Players.parse("greedy,random"), 1, 5)
     lines = out.splitlines()
@@ -225,12 +213,12 @@ def test_replay_tells_a_deal_from_the_deal_to_the_scoring(monkeypatch, capsys):
     assert f"fan total {log.record['fan_total']} " in out
 
 
-def test_replay_of_a_draw_says_so(monkeypatch, capsys):
+def test_replay_of_a_draw_says_so(mjsim):
     from sim import engine
     from sim.ruleset import load_ruleset
 
     records = engine.play(load_ruleset("erren-classic"), engine.Players.parse("random,random"), seed=3, n_deals=50)
     deal = int(np.flatnonzero(records.columns["winner"] < 0)[0])
-    code, out, _ = run(monkeypatch, capsys, "replay", "--ruleset", "erren-classic", "--seed", "3", "--deal", str(deal),
+    code, out, _ = mjsim("replay", "--ruleset", "erren-classic", "--seed", "3", "--deal", str(deal),
                        "--players", "random,random")
     assert code == 0 and "the wall is empty" in out and "result: draw." in out
