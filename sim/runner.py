@@ -120,7 +120,10 @@ def _prepare(config: RunConfig, directory: Path, resume: bool, ruleset) -> list[
             differing = sorted(key for key in wanted if existing.get(key) != wanted[key])
             raise RunError(f"{directory} holds a different run (it differs in {', '.join(differing)}); it is left as it is")
     else:
-        write_text_atomically(run_file, json.dumps(wanted, indent=2, ensure_ascii=False) + "\n")
+        try:
+            write_text_atomically(run_file, json.dumps(wanted, indent=2, ensure_ascii=False) + "\n")
+        except OSError as error:
+            raise RunError(f"cannot write the run to {directory}: {error.strerror or error}") from error
     return [shard for shard in shards(config) if not shard_path(directory, shard[0]).is_file()]
 
 

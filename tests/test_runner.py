@@ -108,6 +108,16 @@ def test_a_non_empty_directory_is_left_alone(mjsim, tmp_path):
     assert [path.name for path in occupied.iterdir()] == ["notes.txt"]
 
 
+def test_an_unwritable_output_directory_is_one_error_line(mjsim, tmp_path):
+    # A path under a regular file cannot be created even by root, unlike a chmod'ed directory.
+    blocker = tmp_path / "a-file"
+    blocker.write_text("keep me")
+    code, _, err = mjsim("run", "--deals", "100", "--out", str(blocker / "run"))
+    assert code == 2 and err.startswith("error: cannot write the run to ") and "Not a directory" in err
+    assert len(err.strip().splitlines()) == 1
+    assert blocker.read_text() == "keep me"
+
+
 def test_the_dask_backend_writes_the_same_files_as_the_local_one(tmp_path):
     from distributed import LocalCluster
 
