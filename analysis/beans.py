@@ -33,6 +33,32 @@ def seat_changes(records: pd.DataFrame, room: Room) -> np.ndarray:
     return changes
 
 
+def seat_wins(records: pd.DataFrame) -> np.ndarray:
+    """(deals, 2) bool: the seat won the deal."""
+    winner = records["winner"].to_numpy()
+    return np.column_stack([winner == 0, winner == 1])
+
+
+def units_moved(records: pd.DataFrame) -> np.ndarray:
+    """What changes hands in each deal before the stake: F (the fee aside)."""
+    return winning_fans(records)
+
+
+def win_rows(records: pd.DataFrame, fan_columns: list[str]) -> pd.DataFrame:
+    """One row per win (at most one a deal): deal, seat, win_type, value (the fan total) and the fan columns."""
+    won = records["winner"].to_numpy() >= 0
+    rows = pd.DataFrame({"deal": records["deal"].to_numpy()[won], "seat": records["winner"].to_numpy()[won],
+                         "win_type": records["win_type"].to_numpy()[won], "value": records["fan_total"].to_numpy()[won]})
+    for column in fan_columns:
+        rows[column] = records[column].to_numpy()[won]
+    return rows
+
+
+def run_tables(records: pd.DataFrame, rooms: list[Room]) -> dict[str, pd.DataFrame]:
+    """The money tables a run writes: ``beans`` (per room and role) and ``seats``."""
+    return {"beans": bean_distribution(records, rooms), "seats": seat_results(records, rooms)}
+
+
 def bean_distribution(records: pd.DataFrame, rooms: list[Room]) -> pd.DataFrame:
     """Per room and role (winner, loser, draw): deals, mean, standard deviation and quantiles of the
     bean change, plus the house's take per deal and its share of the beans moved between players."""

@@ -11,7 +11,7 @@ own seed; the result is a pure function of the run, the rooms and that seed.
 import numpy as np
 import pandas as pd
 
-from analysis.beans import seat_changes, winning_fans
+from analysis import beans
 from analysis.rooms import Room
 from analysis.statistics import wilson_interval
 
@@ -24,13 +24,13 @@ def starting_beans(room: Room) -> int:
 
 def deals_until_ruin(changes: np.ndarray, start: float, horizon: int, players: int, block: int, seed: int) -> np.ndarray:
     """For each simulated player, the number of deals after which its beans first reach 0 (inf if they
-    do not within `horizon` deals). `changes`: (deals, 2) bean changes of the two seats."""
+    do not within `horizon` deals). `changes`: (deals, seats) bean changes of each seat."""
     rng = np.random.default_rng(seed)
     deals = changes.shape[0]
     block = min(block, deals)
     n_blocks = -(-horizon // block)
     starts = rng.integers(0, deals - block + 1, size=(players, n_blocks))
-    seats = rng.integers(0, 2, size=(players, n_blocks))
+    seats = rng.integers(0, changes.shape[1], size=(players, n_blocks))
     offsets = np.arange(block)
     rows = (starts[:, :, None] + offsets).reshape(players, -1)[:, :horizon]
     columns = np.repeat(seats, block, axis=1)[:, :horizon]
@@ -41,32 +41,34 @@ def deals_until_ruin(changes: np.ndarray, start: float, horizon: int, players: i
 
 
 def room_economics(records: pd.DataFrame, rooms: list[Room], horizon: int = 2000, players: int = 2000,
-                   block: int = 50, seed: int = 0) -> pd.DataFrame:
-    """One row per room: house share of beans moved, share of wins that lose the winner money (F*s < f),
-    drift and volatility per deal of each seat, and the ruin probability within `horizon` deals (Wilson
-    interval) with the median number of deals until ruin (inf when most players outlast the horizon)."""
-    won = records["winner"].to_numpy() >= 0
-    fans = winning_fans(records)
+                   block: int = 50, seed: int = 0, money=beans) -> pd.DataFrame:
+    """One row per room: house share of all money moved, share of wins that still lose the winner money
+    (二人: F*s < f), drift and volatility per deal of each seat, and the ruin probability within `horizon`
+    deals (Wilson interval) with the median number of deals until ruin (inf when most players outlast the
+    horizon). `money` is the family's money module (``analysis.beans`` or ``analysis.money``)."""
+    wins = money.seat_wins(records)
+    moved_units = money.units_moved(records).sum()
     rows = []
     for room in rooms:
-        changes = seat_changes(records, room)
-        moved = fans.sum() * room.stake
-        house = 2.0 * room.fee * len(records)
-        losing_wins = int((fans[won] * room.stake < room.fee).sum())
+        changes = money.seat_changes(records, room)
+        moved = moved_units * room.stake
+        house = float(room.fee) * changes.shape[1] * len(records)
+        losing_wins = int((changes[wins] < 0).sum())
         ruin = deals_until_ruin(changes, starting_beans(room), horizon, players, block, seed)
         ruined = int(np.isfinite(ruin).sum())
         low, high = wilson_interval(ruined, players)
-        rows.append(
-            {
-                "room": room.name, "stake": room.stake, "fee": room.fee, "start_beans": starting_beans(room),
-                "house_share_of_moved": house / (house + moved) if house + moved else np.nan,
-                "winning_but_losing_share": losing_wins / won.sum() if won.any() else np.nan,
-                "drift_seat_0": changes[:, 0].mean(), "drift_seat_1": changes[:, 1].mean(),
-                "volatility": changes.std(ddof=1),
-                "ruin_probability": ruined / players, "ruin_low": float(low), "ruin_high": float(high),
-                "median_deals_to_ruin": float(np.median(ruin)), "horizon": horizon,
-            }
-        )
+        row = {
+            "room": room.name, "stake": room.stake, "fee": room.fee, "start_beans": starting_beans(room),
+            "house_share_of_moved": house / (house + moved) if house + moved else np.nan,
+            "winning_but_losing_share": losing_wins / wins.sum() if wins.any() else np.nan,
+        }
+        row.update({f"drift_seat_{seat}": changes[:, seat].mean() for seat in range(changes.shape[1])})
+        row.update({
+            "volatility": changes.std(ddof=1),
+            "ruin_probability": ruined / players, "ruin_low": float(low), "ruin_high": float(high),
+            "median_deals_to_ruin": float(np.median(ruin)), "horizon": horizon,
+        })
+        rows.append(row)
     return pd.DataFrame(rows)
 
 

@@ -16,29 +16,30 @@ def fan_column(fan: Fan) -> str:
     return f"fan_{FAN_IDS[fan]}"
 
 
-def fan_frequency(records: pd.DataFrame, ruleset: Ruleset) -> pd.DataFrame:
-    """One row per fan the ruleset scores (by decreasing value): deals that scored it, its share of deals
-    and of wins with Wilson intervals, and the mean count in the wins that scored it."""
-    deals = len(records)
-    wins = int((records["winner"] >= 0).sum())
+def fan_frequency(wins: pd.DataFrame, deals: int, ruleset: Ruleset) -> pd.DataFrame:
+    """One row per fan the ruleset scores (by decreasing value): the deals that scored it (in any win), its
+    share of deals and of wins with Wilson intervals, and the mean count in the wins that scored it.
+    `wins` has one row per win with a ``deal`` column and the ``fan_<id>`` columns (``sim.families``)."""
     rows = []
     for fan in ruleset.fans:
-        counts = records[fan_column(fan)].to_numpy()
-        scored = int((counts > 0).sum())
+        counts = wins[fan_column(fan)].to_numpy()
+        scored = counts > 0
         rows.append(
             {
                 "fan": FAN_IDS[fan],
                 "name": ruleset.fan_names[fan],
                 "value": int(ruleset.values[fan]),
-                "deals_scored": scored,
-                "per_deal": scored / deals if deals else np.nan,
-                "per_win": scored / wins if wins else np.nan,
-                "mean_count": counts[counts > 0].mean() if scored else np.nan,
+                "deals_scored": len(np.unique(wins["deal"].to_numpy()[scored])),
+                "wins_scored": int(scored.sum()),
+                "mean_count": counts[scored].mean() if scored.any() else np.nan,
             }
         )
     table = pd.DataFrame(rows)
-    for column, trials in (("per_deal", deals), ("per_win", wins)):
-        low, high = wilson_interval(table["deals_scored"], trials)
+    n_wins = len(wins)
+    table.insert(table.columns.get_loc("deals_scored") + 1, "per_deal", table["deals_scored"] / deals if deals else np.nan)
+    table.insert(table.columns.get_loc("wins_scored") + 1, "per_win", table["wins_scored"] / n_wins if n_wins else np.nan)
+    for column, count, trials in (("per_deal", "deals_scored", deals), ("per_win", "wins_scored", n_wins)):
+        low, high = wilson_interval(table[count], trials)
         table.insert(table.columns.get_loc(column) + 1, f"{column}_low", low)
         table.insert(table.columns.get_loc(column) + 2, f"{column}_high", high)
     return table

@@ -5,7 +5,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis.beans import seat_changes
+from analysis import beans
 from analysis.rooms import Room
 
 
@@ -32,13 +32,14 @@ def _label(room: Room, cjk: bool) -> str:
     return room.name if cjk or room.name.isascii() else f"s={room.stake} f={room.fee}"
 
 
-def plot_economics(records: pd.DataFrame, rooms: list[Room], table: pd.DataFrame, directory: Path) -> list[Path]:
+def plot_economics(records: pd.DataFrame, rooms: list[Room], table: pd.DataFrame, directory: Path, money=beans) -> list[Path]:
     """Two charts: each room's distribution of a seat's bean change per deal (in stakes, so rooms compare),
-    and the risk of ruin against the fee, one line per stake. Returns the files written."""
+    and the risk of ruin against the fee, one line per stake. Returns the files written. `money` is the
+    family's money module (``analysis.beans`` or ``analysis.money``)."""
     pyplot = _pyplot()
     cjk = _has_cjk_font()
     figure, axes = pyplot.subplots(figsize=(8, 4.5))
-    data = [seat_changes(records, room).ravel() / room.stake for room in rooms]
+    data = [money.seat_changes(records, room).ravel() / room.stake for room in rooms]
     axes.boxplot(data, whis=(1, 99), showfliers=False)
     axes.set_xticks(np.arange(1, len(rooms) + 1), [_label(room, cjk) for room in rooms], rotation=30, ha="right")
     axes.set_ylabel("bean change per deal, in stakes (1%-99%)")

@@ -9,7 +9,8 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-DEFAULT_ROOMS = Path(__file__).parent / "rooms.toml"
+ROOMS_DIR = Path(__file__).parent
+DEFAULT_ROOMS = ROOMS_DIR / "rooms.toml"  # the 富贵豆 rooms of 二人麻将
 KEYS = {"stake": int, "fee": int, "min_entry": int, "max_entry": int}
 
 
@@ -20,14 +21,15 @@ class RoomsError(ValueError):
 @dataclass(frozen=True)
 class Room:
     name: str
-    stake: int  # beans per fan
+    stake: int  # beans per fan (二人麻将), or the base stake per unit (血战)
     fee: int  # 台费, paid by each player every deal
     min_entry: int
     max_entry: int  # 0: no upper limit
 
 
-def load_rooms(path: Path | str | None = None) -> list[Room]:
-    path = Path(path) if path is not None else DEFAULT_ROOMS
+def load_rooms(path: Path | str | None = None, default: Path = DEFAULT_ROOMS) -> list[Room]:
+    """The rooms of `path`, or of the `default` file (a family's rooms, ``sim.families``)."""
+    path = Path(path) if path is not None else default
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as error:

@@ -1,4 +1,4 @@
-"""The stable fan enum: one integer id per fan any 二人 ruleset can score.
+"""The stable fan enum: one integer id per fan any ruleset can score (二人 and the 血战 family).
 
 The evaluator kernel writes a count vector indexed by these ids; a ruleset file (``sim/rulesets/*.toml``)
 gives each id its seed name, value and exclusion list. A fan a ruleset does not list has value 0 there
@@ -78,6 +78,24 @@ class Fan(enum.IntEnum):
     READY_HAND = 62  # 报听
     SELF_DRAWN = 63  # 自摸
     FLOWER_TILES = 64  # 花牌: one per flower, never part of the minimum
+    # the 血战 family (002 liangmen-xuezhan, 003 sanren-liangfang); kernels/xuezhan_fans.py defines them
+    BASIC_WIN = 65  # 基本胡: four sets and a pair
+    FULL_FLUSH_PUNGS = 66  # 清碰 / 清对
+    LUXURY_SEVEN_PAIRS = 67  # 豪华七对 / 龙七对: seven pairs holding a four-of-a-kind
+    FULL_FLUSH_SEVEN_PAIRS = 68  # 清七对
+    FULL_FLUSH_LUXURY_SEVEN_PAIRS = 69  # 清龙七对
+    CLOSED_TWO_BAMBOO = 70  # 卡二条: the winning 2条 can only complete 1-2-3条
+    DISCARD_AFTER_KONG = 71  # 杠上炮
+    ROOT = 72  # 根: one per kind held four times
+    SISTER_PAIRS = 73  # 姊妹对
+    PUNGS_OF_258 = 74  # 将对
+    SEVEN_PAIRS_OF_258 = 75  # 将七对
+    GOLDEN_HOOK = 76  # 金钩钓
+    GOLDEN_HOOK_OF_258 = 77  # 将金钩钓
+    FULL_FLUSH_GOLDEN_HOOK = 78  # 清金钩钓
+    ALL_TERMINAL_SETS = 79  # 全幺九
+    FULL_FLUSH_TERMINAL_SETS = 80  # 清幺九
+    MIDDLE_FIVE = 81  # 夹心五
 
 
 N_FANS = len(Fan)
@@ -94,6 +112,7 @@ HEAVENLY_READY_FLAG = 64  # the ready declaration was a 天听
 HEAVENLY_HAND_FLAG = 128  # 天胡
 EARTHLY_HAND_FLAG = 256  # 地胡
 HUMAN_HAND_FLAG = 512  # 人胡
+DISCARD_AFTER_KONG_FLAG = 1024  # 杠上炮: won on the discard a player made right after its kong
 
 # The WinContext field (sim.scoring) behind each bit.
 CONTEXT_FLAG_BITS = {
@@ -107,4 +126,5 @@ CONTEXT_FLAG_BITS = {
     "tianhu": HEAVENLY_HAND_FLAG,
     "dihu": EARTHLY_HAND_FLAG,
     "renhu": HUMAN_HAND_FLAG,
+    "discard_after_kong": DISCARD_AFTER_KONG_FLAG,
 }

@@ -21,10 +21,14 @@ N_HONORS = 7
 TILE_SET_ALL = np.full(N_KINDS, COPIES_PER_KIND, dtype=np.int8)
 TILE_SET_WAN_HONOURS = TILE_SET_ALL.copy()
 TILE_SET_WAN_HONOURS[PIN_START:HONOR_START] = 0
+# The 血战 family (RULES.md section 6): 筒 and 条 only, 72 tiles.
+TILE_SET_TONG_TIAO = np.zeros(N_KINDS, dtype=np.int8)
+TILE_SET_TONG_TIAO[PIN_START:HONOR_START] = COPIES_PER_KIND
 TILE_SET_ALL.setflags(write=False)
 TILE_SET_WAN_HONOURS.setflags(write=False)
+TILE_SET_TONG_TIAO.setflags(write=False)
 
-TILE_SETS = {"all": TILE_SET_ALL, "wan-honours": TILE_SET_WAN_HONOURS}
+TILE_SETS = {"all": TILE_SET_ALL, "wan-honours": TILE_SET_WAN_HONOURS, "tong-tiao": TILE_SET_TONG_TIAO}
 
 # Meld codes: a meld is (code, lowest tile kind); sim.notation.MeldKind names them.
 MELD_CHOW, MELD_PONG, MELD_KONG, MELD_CONCEALED_KONG = 0, 1, 2, 3

@@ -240,24 +240,27 @@ def fan_rates(n_hands: int, n_reference: int, seed: int) -> dict:
     return found
 
 
-DEAL_PAIRINGS = ("random,random", "greedy,greedy", "value,value", "defensive,defensive")
+DEAL_HEURISTICS = ("random", "greedy", "value", "defensive")
+# (ruleset, seats) of the whole-deal benchmark: every heuristic plays against itself in every seat.
+DEAL_TABLES = (("erren", 2), ("erren-classic", 2), ("liangmen-xuezhan", 4), ("sanren-liangfang", 3), ("sanren-liangfang", 2))
 
 
 def deal_rates(n_deals: int, seed: int) -> dict:
-    """Whole deals per second on one core, per ruleset and pairing (best of three batches of `n_deals`),
-    and riichienv's four-player rounds per second when it is installed (measured in the same run)."""
-    from sim import engine
+    """Whole deals per second on one core, per ruleset, seat count and heuristic (best of three batches of
+    `n_deals`), and riichienv's four-player rounds per second when it is installed (measured in the same run)."""
+    from sim.families import family_of
     from sim.ruleset import load_ruleset
 
     found = {"n_deals": n_deals, "rulesets": {}}
-    for ruleset_id in FAN_RULESETS:
+    for ruleset_id, seats in DEAL_TABLES:
         ruleset = load_ruleset(ruleset_id)
+        engine = family_of(ruleset).engine
         rates = {}
-        for pairing in DEAL_PAIRINGS:
-            players = engine.Players.parse(pairing)
+        for heuristic in DEAL_HEURISTICS:
+            players = family_of(ruleset).parse_players([heuristic] * seats, seats)
             engine.play(ruleset, players, seed, 10)  # compile or load from cache
-            rates[pairing] = _rate(lambda: engine.play(ruleset, players, seed, n_deals), n_deals)  # noqa: B023
-        found["rulesets"][ruleset_id] = rates
+            rates[",".join([heuristic] * seats)] = _rate(lambda: engine.play(ruleset, players, seed, n_deals), n_deals)  # noqa: B023
+        found["rulesets"][ruleset_id if len(ruleset.players) == 1 else f"{ruleset_id} ({seats} seats)"] = rates
     found["riichienv"] = _riichienv_rate()
     return found
 
@@ -335,7 +338,9 @@ def format_results(results: dict) -> str:
         lines.append(f"whole deals, one core: best of three batches of {deals['n_deals']:,} deals")
         for ruleset_id, rates in deals["rulesets"].items():
             for pairing, value in rates.items():
-                lines.append(f"  {ruleset_id + ', ' + pairing.replace(',', ' v ')!s:<44}{value / 1e3:8.1f} k deals/s")
+                seated = pairing.split(",")
+                label = " v ".join(seated) if len(seated) == 2 else f"{len(seated)} x {seated[0]}"
+                lines.append(f"  {ruleset_id + ', ' + label:<44}{value / 1e3:8.1f} k deals/s")
         measured = deals["riichienv"]
         if measured is None:
             lines.append("  riichienv: not installed (pip install riichienv)")

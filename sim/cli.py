@@ -87,12 +87,14 @@ def score(
     tianhu: Annotated[bool, typer.Option("--tianhu", help="天胡: the dealer's initial hand.")] = False,
     dihu: Annotated[bool, typer.Option("--dihu", help="地胡: the non-dealer's first draw.")] = False,
     renhu: Annotated[bool, typer.Option("--renhu", help="人胡: on the dealer's first discard.")] = False,
-    ruleset: Annotated[str, typer.Option(help="Ruleset id (erren, erren-classic) or a ruleset .toml file.")] = "erren",
+    discard_after_kong: Annotated[bool, typer.Option("--discard-after-kong", help="杠上炮 (血战 family): on the discard made right after the discarder's kong.")] = False,
+    ruleset: Annotated[str, typer.Option(help="Ruleset id (erren, erren-classic, liangmen-xuezhan, sanren-liangfang) or a ruleset .toml file.")] = "erren",
     batch: Annotated[Path | None, typer.Option(help="A JSONL file of hands (see README); one JSON line out per line in.")] = None,
     out: Annotated[Path | None, typer.Option(help="With --batch: write the output lines here instead of stdout.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the score as one JSON object (a batch output line).")] = False,
 ):
-    """Score a winning hand: its fans (seed name, value, count), the total, and whether it reaches the minimum."""
+    """Score a winning hand: its fans (seed name, value, count), the total, and whether it reaches the minimum
+    (血战 rulesets: the value per payer, before and after the cap)."""
     from sim.ruleset import load_ruleset
     from sim.scoring import WinContext, batch_lines, parse_scoring_input
     from sim.scoring import score as score_hand
@@ -108,6 +110,7 @@ def score(
     context = WinContext(
         self_drawn=self_drawn, last_tile=last_tile, kong_replacement=kong_replacement, robbing_kong=robbing_kong,
         fourth_tile=fourth_tile, flowers=flowers, ready=ready, tianting=tianting, tianhu=tianhu, dihu=dihu, renhu=renhu,
+        discard_after_kong=discard_after_kong,
     )
     tiles, winning = parse_scoring_input(hand, win)
     result = score_hand(tiles, winning, context, rules)
@@ -168,28 +171,30 @@ def demo(
 
 @app.command()
 def replay(
-    ruleset: Annotated[str, typer.Option(help="Ruleset id (erren, erren-classic) or a ruleset .toml file.")] = "erren",
+    ruleset: Annotated[str, typer.Option(help="Ruleset id (erren, erren-classic, liangmen-xuezhan, sanren-liangfang) or a ruleset .toml file.")] = "erren",
     seed: Annotated[int, typer.Option(help="Seed of the run the deal belongs to.")] = 1,
     deal: Annotated[int, typer.Option(help="Index of the deal in the run.")] = 0,
-    players: Annotated[str, typer.Option(help="Seat 0 and seat 1, e.g. 'greedy,random' or 'value:speed=6,defensive'.")] = "greedy,greedy",
+    players: Annotated[str | None, typer.Option(help="One player per seat, e.g. 'greedy,random' or 'value:speed=6,defensive' (default greedy in every seat).")] = None,
     session_length: Annotated[int, typer.Option(help="Deals per session with dealer rotation (0: every deal draws its dealer).")] = 0,
 ):
     """Replay one deal: every draw, discard, claim and the final scoring, in MPSZ notation."""
-    from sim import engine
-    from sim.replay_report import format_deal
+    from sim import runner
+    from sim.families import family_of
     from sim.ruleset import load_ruleset
 
     rules = load_ruleset(ruleset)
     if deal < 0 or seed < 0 or session_length < 0:
         raise UserError("--seed, --deal and --session-length must not be negative")
-    seats = engine.Players.parse(players)
-    typer.echo(format_deal(engine.replay(rules, seats, seed, deal, session_length), rules, seats, seed), nl=False)
+    family = family_of(rules)
+    seats = runner.seated_players(rules, players or ",".join(["greedy"] * rules.players[0]))
+    log = family.engine.replay(rules, seats, seed, deal, session_length)
+    typer.echo(family.report.format_deal(log, rules, seats, seed), nl=False)
 
 
 @app.command()
 def run(
-    ruleset: Annotated[str, typer.Option(help="Ruleset id (erren, erren-classic) or a ruleset .toml file.")] = "erren",
-    players: Annotated[str, typer.Option(help="Seat 0 and seat 1, e.g. 'greedy,greedy' or 'value:speed=6,defensive'.")] = "greedy,greedy",
+    ruleset: Annotated[str, typer.Option(help="Ruleset id (erren, erren-classic, liangmen-xuezhan, sanren-liangfang) or a ruleset .toml file.")] = "erren",
+    players: Annotated[str | None, typer.Option(help="One player per seat, e.g. 'greedy,greedy' or 'value:speed=6,defensive' (default greedy in every seat).")] = None,
     deals: Annotated[int, typer.Option(help="Number of deals.")] = 200_000,
     seed: Annotated[int, typer.Option(help="Seed; deal i is a pure function of (seed, i).")] = 1,
     out: Annotated[Path | None, typer.Option(help="Run directory (default results/<ruleset>-<player>-v-<player>-seed<seed>).")] = None,
@@ -202,10 +207,12 @@ def run(
     scheduler: Annotated[str | None, typer.Option(help="With --backend dask: the scheduler's address, e.g. tcp://10.0.0.1:8786.")] = None,
 ):
     """Play deals on all cores (or a Dask cluster) into a run directory: per-deal records and the tables (Parquet)."""
-    from sim import engine, runner
+    from sim import runner
     from sim.progress import progress_bar
+    from sim.ruleset import load_ruleset
 
-    seats = engine.Players.parse(players)
+    rules = load_ruleset(ruleset)
+    seats = runner.seated_players(rules, players or ",".join(["greedy"] * rules.players[0]))
     config = runner.RunConfig(ruleset, seats.names, deals, seed, shard_size, session_length)
     if workers < 0:
         raise UserError("--workers must not be negative")
@@ -252,6 +259,7 @@ def economics(
     from analysis.rooms import load_rooms
     from analysis.tables import write_table
     from sim import runner
+    from sim.families import family_of
 
     if horizon < 1 or players < 1 or block < 1 or seed < 0:
         raise UserError("--horizon, --players and --block must be positive and --seed not negative")
@@ -260,9 +268,10 @@ def economics(
     if stake is not None and rooms is not None:
         raise UserError("give either --rooms or a --stake/--fee grid")
     config, ruleset = runner.load_run(run_dir)
-    room_list = grid_rooms(stake, fee) if stake is not None else load_rooms(rooms)
+    family = family_of(ruleset)
+    room_list = grid_rooms(stake, fee) if stake is not None else load_rooms(rooms, family.rooms_file)
     records = runner.read_records(run_dir, config)
-    table = room_economics(records, room_list, horizon, players, block, seed)
+    table = room_economics(records, room_list, horizon, players, block, seed, family.money)
     metadata = {**config.metadata(ruleset.source), "rooms": [asdict(room) for room in room_list], "horizon": horizon,
                 "players_simulated": players, "block": block, "resampling_seed": seed}
     write_table(table, run_dir / "economics.parquet", metadata)
@@ -273,7 +282,7 @@ def economics(
         from analysis.plots import plot_economics
 
         try:
-            paths = plot_economics(records, room_list, table, run_dir)
+            paths = plot_economics(records, room_list, table, run_dir, family.money)
         except RuntimeError as error:
             raise UserError(str(error)) from None
         typer.echo("wrote " + ", ".join(str(path) for path in paths))
@@ -286,21 +295,25 @@ def headline(
     seed: Annotated[int, typer.Option(help="Seed of the runs and the league.")] = 1,
     results: Annotated[Path, typer.Option(help="Where the runs and README.md go.")] = Path("results"),
 ):
-    """Regenerate results/README.md: fan frequencies of both rulesets, the 富贵豆 table, a league of the heuristics."""
+    """Regenerate results/README.md: fan frequencies of the 二人 rulesets, the 富贵豆 table, a league of the heuristics, and the fan and money tables of the 血战 rulesets."""
     from analysis.headline import build
     from sim.progress import progress_bar
 
     if deals < 1 or league_walls < 2 or seed < 0:
         raise UserError("--deals must be positive, --league-walls at least 2 and --seed not negative")
-    with progress_bar("deals", 2 * deals) as advance:
+    with progress_bar("deals", 4 * deals) as advance:
         path = build(results, deals, league_walls, seed, progress=advance)
     typer.echo(f"wrote {path}")
 
 
-def _room(rooms: Path | None, name: str):
+def _room(rooms: Path | None, name: str | None, ruleset):
+    """The named room of the rooms file (default: the ruleset's family's own), or its first room."""
     from analysis.rooms import load_rooms
+    from sim.families import family_of
 
-    found = {room.name: room for room in load_rooms(rooms)}
+    found = {room.name: room for room in load_rooms(rooms, family_of(ruleset).rooms_file)}
+    if name is None:
+        return next(iter(found.values()))
     if name not in found:
         raise UserError(f"unknown room {name!r}; the rooms file has {', '.join(found)}")
     return found[name]
@@ -311,53 +324,67 @@ def duel(
     first: Annotated[str, typer.Argument(help="A player, e.g. greedy or 'value:speed=6'.")],
     second: Annotated[str, typer.Argument(help="Its opponent.")],
     deals: Annotated[int, typer.Option(help="Walls; each is played twice, with the seats swapped.")] = 20_000,
-    ruleset: Annotated[str, typer.Option(help="Ruleset id (erren, erren-classic) or a ruleset .toml file.")] = "erren",
+    ruleset: Annotated[str, typer.Option(help="Ruleset id (erren, erren-classic, liangmen-xuezhan, sanren-liangfang) or a ruleset .toml file.")] = "erren",
     seed: Annotated[int, typer.Option(help="Seed of the walls.")] = 1,
-    room: Annotated[str, typer.Option(help="Room whose stake and fee turn fans into beans (体验场: beans = fans).")] = "体验场",
-    rooms: Annotated[Path | None, typer.Option(help="A rooms file; default analysis/rooms.toml.")] = None,
+    room: Annotated[str | None, typer.Option(help="Room whose stake and fee price the results (default the first: 体验场, beans = fans; 血战 练习场, money = units).")] = None,
+    rooms: Annotated[Path | None, typer.Option(help="A rooms file; default the family's (analysis/rooms.toml, analysis/rooms-xuezhan.toml).")] = None,
+    seats: Annotated[int | None, typer.Option(help="Seats at the table where the ruleset allows several counts (sanren-liangfang: 2 or 3).")] = None,
 ):
-    """Two heuristics on duplicate deals: win rates, mean beans per deal, and whether the difference is significant."""
+    """Two heuristics on duplicate deals: win rates, mean beans (or money) per deal, and whether the difference is significant."""
     from sim import duel as duels
+    from sim.families import family_of
     from sim.ruleset import load_ruleset
 
     if deals < 2 or seed < 0:
         raise UserError("--deals must be at least 2 and --seed not negative")
-    chosen = _room(rooms, room)
-    result = duels.duel(load_ruleset(ruleset), first, second, deals, seed, chosen)
-    typer.echo(duels.format_duel(result, chosen), nl=False)
+    rules = load_ruleset(ruleset)
+    _check_seats(rules, seats)
+    chosen = _room(rooms, room, rules)
+    result = duels.duel(rules, first, second, deals, seed, chosen, seats)
+    typer.echo(duels.format_duel(result, chosen, family_of(rules).currency), nl=False)
+
+
+def _check_seats(ruleset, seats: int | None) -> None:
+    if seats is not None and seats not in ruleset.players:
+        allowed = " or ".join(str(count) for count in ruleset.players)
+        raise UserError(f"{ruleset.id} is played by {allowed} players, not --seats {seats}")
 
 
 @app.command()
 def league(
     players: Annotated[list[str], typer.Argument(help="Two or more players, e.g. random greedy value defensive.")],
     deals: Annotated[int, typer.Option(help="Walls per pair; each is played twice, with the seats swapped.")] = 20_000,
-    ruleset: Annotated[str, typer.Option(help="Ruleset id (erren, erren-classic) or a ruleset .toml file.")] = "erren",
+    ruleset: Annotated[str, typer.Option(help="Ruleset id (erren, erren-classic, liangmen-xuezhan, sanren-liangfang) or a ruleset .toml file.")] = "erren",
     seed: Annotated[int, typer.Option(help="Seed of the walls.")] = 1,
-    room: Annotated[str, typer.Option(help="Room whose stake and fee turn fans into beans (体验场: beans = fans).")] = "体验场",
-    rooms: Annotated[Path | None, typer.Option(help="A rooms file; default analysis/rooms.toml.")] = None,
+    room: Annotated[str | None, typer.Option(help="Room whose stake and fee price the results (default the family's first room).")] = None,
+    rooms: Annotated[Path | None, typer.Option(help="A rooms file; default the family's (analysis/rooms.toml, analysis/rooms-xuezhan.toml).")] = None,
     out: Annotated[Path | None, typer.Option(help="Write the pairwise table here as Parquet.")] = None,
+    seats: Annotated[int | None, typer.Option(help="Seats at the table where the ruleset allows several counts (sanren-liangfang: 2 or 3).")] = None,
 ):
     """A round robin of duels: the matrix of each row player's mean beans per deal less each column player's."""
     from analysis.tables import write_table
     from sim import duel as duels
-    from sim.engine import Players
+    from sim.families import family_of
     from sim.ruleset import load_ruleset
 
     if len(players) < 2 or len(set(players)) != len(players):
         raise UserError("a league needs two or more different players")
     if deals < 2 or seed < 0:
         raise UserError("--deals must be at least 2 and --seed not negative")
-    for player in players:
-        Players.parse([player, player])  # every player checked before any deal is played
-    chosen = _room(rooms, room)
     rules = load_ruleset(ruleset)
-    table = duels.league(rules, players, deals, seed, chosen)
+    for player in players:
+        family_of(rules).heuristics.parse_player(player)  # every player checked before any deal is played
+    _check_seats(rules, seats)
+    chosen = _room(rooms, room, rules)
+    table = duels.league(rules, players, deals, seed, chosen, seats)
     if out is not None:
         config = {"command": "league", "ruleset": ruleset, "players": players, "deals": deals, "seed": seed,
                   "room": chosen.name, "stake": chosen.stake, "fee": chosen.fee, "ruleset_source": rules.source}
         write_table(table, out, config)
     matrix = duels.league_matrix(table)
-    typer.echo(f"the row player's mean beans per deal less the column player's ({deals:,} walls per pair, played twice; {chosen.name})")
+    currency = family_of(rules).currency
+    played = "played twice" if (seats or rules.players[0]) == 2 else "the seats rotated"
+    typer.echo(f"the row player's mean {currency} per deal less the column player's ({deals:,} walls per pair, {played}; {chosen.name})")
     typer.echo(matrix.to_string(float_format=lambda value: f"{value:+.3f}"))
     significant = table[(table["beans_difference"] > 0) & table["significant"]]
     for row in significant.itertuples():

@@ -689,20 +689,20 @@ def split_players(text: str) -> list[str]:
 
 @dataclass(frozen=True)
 class Players:
-    """Two seats' heuristics: ids, parameter vectors, and their canonical text (``greedy:claim=1,...``)."""
+    """Each seat's heuristic: ids, parameter vectors, and their canonical text (``greedy:claim=1,...``)."""
 
     kinds: np.ndarray
     parameters: np.ndarray
-    names: tuple[str, str]
+    names: tuple[str, ...]
 
     @classmethod
-    def parse(cls, texts) -> "Players":
-        """From a list of player texts, or one string `A,B` (see ``split_players``)."""
+    def parse(cls, texts, seats: int = 2) -> "Players":
+        """From a list of player texts, or one string `A,B` (see ``split_players``); one per seat."""
         if isinstance(texts, str):
             texts = split_players(texts)
         parsed = [heuristics.parse_player(text) for text in texts]
-        if len(parsed) != 2:
-            raise heuristics.PlayerError(f"二人麻将 takes two players, not {len(parsed)}")
+        if len(parsed) != seats:
+            raise heuristics.PlayerError(f"{seats} players are needed, one per seat, not {len(parsed)}")
         kinds = np.array([kind for kind, _, _ in parsed], np.int64)
         parameters = np.stack([vector for _, vector, _ in parsed])
         return cls(kinds, parameters, tuple(name for _, _, name in parsed))

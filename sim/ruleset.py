@@ -1,7 +1,9 @@
 """Rulesets as data: load and validate a ruleset file (``sim/rulesets/<id>.toml``) into kernel arrays.
 
 A ruleset file has a ``[ruleset]`` table of switches and one ``[fans.<id>]`` table per fan it scores,
-with the seed's name, the value and the fans it excludes. The loader checks everything (known ids,
+with the seed's name, the value and the fans it excludes. The optional ``family`` switch says which switch
+set the file carries: "erren" (the default: 二人麻将, additive fans) or "xuezhan" (the 血战 family of
+RULES.md section 6, which also has a ``[kong_money]`` table); a file may not carry the other family's switches. The loader checks everything (known ids,
 positive values, exclusions that name scored fans, switch types) and reports the first problem as one
 RulesetError naming the file and the key. The kernel sees only arrays: a value per fan id (0 = not
 scored), the order in which fans exclude others (by value, then file order) and the exclusion lists.
@@ -9,7 +11,7 @@ scored), the order in which fans exclude others (by value, then file order) and 
 
 import functools
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 import numpy as np
@@ -28,12 +30,63 @@ SWITCHES = {
     "max_doubles": (int, str),
     "ready_requires_concealed": bool,
 }
+XUEZHAN_SWITCHES = {
+    "id": str,
+    "name": str,
+    "seed": str,
+    "tile_set": str,
+    "family": str,
+    "players": list,
+    "combine": str,
+    "cap": int,
+    "self_drawn_bonus": str,
+    "kong_units_in_win": bool,
+    "declared_ready": bool,
+    "pass_pong_lock": bool,
+    "pass_win_lock": bool,
+    "missed_win_lock": bool,
+    "passed_kong_pays": bool,
+    "last_tile_kong": bool,
+    "chajiao_voids_kong_money": bool,
+    "all_simples_scored": bool,
+    "earthly_hand_self_drawn": bool,
+    "exchange_three": bool,
+    "void_suit": bool,
+}
+KONG_MONEY_KEYS = ("exposed_discarder", "exposed_others", "added_others", "concealed_others")
+FAMILIES = ("erren", "xuezhan")
+XUEZHAN_COMBINES = ("multiply", "power_of_two")
+XUEZHAN_SEAT_COUNTS = (2, 3, 4)
+SELF_DRAWN_BONUSES = ("fan", "unit")
 FAN_KEYS = {"name", "value", "excludes"}
 UNLIMITED = "unlimited"
 
 
 class RulesetError(ValueError):
     """A ruleset that does not exist or whose file is malformed."""
+
+
+@dataclass(frozen=True)
+class XuezhanSwitches:
+    """The table rules of a 血战-family ruleset (RULES.md section 6); kong money in units of the base stake."""
+
+    self_drawn_bonus: str  # "fan": 自摸 is a fan (003 加番); "unit": +1 unit per payer instead (003 加底)
+    kong_units_in_win: bool  # 003: a win is worth 2**fans + the winner's kong units
+    declared_ready: bool  # 报叫
+    pass_pong_lock: bool  # 过手碰
+    pass_win_lock: bool  # 过水胡
+    missed_win_lock: bool  # 漏胡
+    passed_kong_pays: bool  # 过手杠 earns kong money
+    last_tile_kong: bool  # the last tile may be konged (false: ponged only)
+    chajiao_voids_kong_money: bool  # a player who pays 查叫 gives back its kong money
+    all_simples_scored: bool  # 中张 / 断幺九 is scored
+    earthly_hand_self_drawn: bool  # 地胡 also for a non-dealer's self-draw on its first draw (003)
+    exchange_three: bool  # 换三张: each seat passes three tiles of one suit, in a drawn direction
+    void_suit: bool  # 定缺: each seat declares a suit it must discard first and may not win holding
+    exposed_discarder: int  # exposed kong from a discard: what the discarder pays
+    exposed_others: int  # ... and what every other player still in pays (擦挂)
+    added_others: int  # added kong (补杠/巴杠): every other player still in
+    concealed_others: int  # concealed kong: every other player still in
 
 
 @dataclass(frozen=True, eq=False)
@@ -53,6 +106,11 @@ class Ruleset:
     exclusion_start: np.ndarray  # int32 (N_FANS + 1,): fan f excludes exclusion_target[start[f]:start[f+1]]
     exclusion_target: np.ndarray  # int16
     source: str = field(repr=False)  # the file's text, kept for output metadata
+    family: str = "erren"  # "erren" or "xuezhan" (RULES.md section 6)
+    players: tuple[int, ...] = (2,)  # the seat counts the ruleset allows; the first is the default
+    combine: str = "add"  # how fan values combine: "add" (二人), "multiply" (002), "power_of_two" (003)
+    cap: int = 0  # the most one payer pays, in units (0: no cap)
+    xuezhan: XuezhanSwitches | None = None  # the 血战 table rules; None for 二人
 
     @property
     def fans(self) -> list[Fan]:
@@ -105,32 +163,38 @@ def parse_ruleset(data: dict, source: str = "", where: str = "ruleset") -> Rules
     def fail(message):
         raise RulesetError(f"{where}: {message}")
 
-    unknown = set(data) - {"ruleset", "fans"}
-    if unknown:
-        fail(f"unknown top-level table {sorted(unknown)[0]!r}; a ruleset has [ruleset] and [fans.<id>] tables")
     switches = data.get("ruleset")
     if not isinstance(switches, dict):
         fail("missing the [ruleset] table")
-    for key, kind in SWITCHES.items():
+    family = switches.get("family", "erren")
+    if family not in FAMILIES:
+        fail(f"[ruleset] family = {family!r} is not one of {', '.join(FAMILIES)}")
+    tables = {"ruleset", "fans", "kong_money"} if family == "xuezhan" else {"ruleset", "fans"}
+    unknown = set(data) - tables
+    if unknown:
+        fail(f"unknown top-level table {min(unknown)!r}; a {family} ruleset has {', '.join(f'[{name}]' for name in sorted(tables))} tables")
+    expected = XUEZHAN_SWITCHES if family == "xuezhan" else SWITCHES
+    for key, kind in expected.items():
         if key not in switches:
             fail(f"[ruleset] lacks {key!r}")
         value = switches[key]
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
             fail(f"[ruleset] {key} = {value!r} has the wrong type")
-    extra = set(switches) - set(SWITCHES)
+    allowed = set(expected) | {"family"}
+    extra = set(switches) - allowed
     if extra:
-        fail(f"[ruleset] has an unknown switch {sorted(extra)[0]!r}; known: {', '.join(SWITCHES)}")
+        key = min(extra)
+        other = "erren" if family == "xuezhan" else "xuezhan"
+        if key in (SWITCHES if family == "xuezhan" else XUEZHAN_SWITCHES):
+            fail(f"[ruleset] {key!r} is a switch of the {other} family, not of a family = {family!r} ruleset")
+        fail(f"[ruleset] has an unknown switch {key!r}; known: {', '.join(expected)}")
     if switches["tile_set"] not in TILE_SETS:
         fail(f"[ruleset] tile_set {switches['tile_set']!r} is not one of {', '.join(TILE_SETS)}")
-    if switches["min_fan"] < 0:
-        fail("[ruleset] min_fan must be 0 or more")
-    max_doubles = switches["max_doubles"]
-    if isinstance(max_doubles, str):
-        if max_doubles != UNLIMITED:
-            fail(f"[ruleset] max_doubles is a number of doubles or {UNLIMITED!r}, not {max_doubles!r}")
-        max_doubles = None
-    elif isinstance(max_doubles, bool) or max_doubles < 0:
-        fail("[ruleset] max_doubles must be 0 or more")
+    if family == "xuezhan":
+        settings = _xuezhan_settings(switches, data.get("kong_money"), fail)
+    else:
+        settings = _erren_settings(switches, fail)
+    xuezhan = settings.get("xuezhan")
 
     fans = data.get("fans")
     if not isinstance(fans, dict) or not fans:
@@ -150,7 +214,7 @@ def parse_ruleset(data: dict, source: str = "", where: str = "ruleset") -> Rules
             fail(f"[fans.{fan_id}] name must be the seed's name of the fan")
         names[ids[fan_id]] = entry["name"]
         values[ids[fan_id]] = value
-    if switches["flowers"] != (Fan.FLOWER_TILES in names):
+    if settings["flowers"] != (Fan.FLOWER_TILES in names):
         fail("flowers = true needs a [fans.flower_tiles] entry, and flowers = false forbids one")
 
     targets: list[list[int]] = [[] for _ in range(N_FANS)]
@@ -168,13 +232,26 @@ def parse_ruleset(data: dict, source: str = "", where: str = "ruleset") -> Rules
             if ids[target] in targets[ids[fan_id]]:
                 fail(f"[fans.{fan_id}] excludes {target!r} twice")
             targets[ids[fan_id]].append(ids[target])
-
-    file_order = {fan: position for position, fan in enumerate(names)}
-    order = sorted(range(N_FANS), key=lambda fan: (-values[fan], file_order.get(fan, N_FANS + fan)))
     for fan in names:
         for target in targets[fan]:
             if values[target] > values[fan]:
                 fail(f"[fans.{FAN_IDS[fan]}] (value {values[fan]}) excludes the more valuable {FAN_IDS[target]!r}")
+
+    # Table options that switch a listed fan off (003's 加底 and 门清中张): the entry stays in the file.
+    dropped = set()
+    if xuezhan is not None and xuezhan.self_drawn_bonus == "unit":
+        dropped.add(Fan.SELF_DRAWN)
+    if xuezhan is not None and not xuezhan.all_simples_scored:
+        dropped.add(Fan.ALL_SIMPLES)
+    for fan in dropped & set(names):
+        values[fan] = 0
+        del names[fan]
+        targets[fan] = []
+    if dropped:
+        targets = [[target for target in listed if target not in dropped] for listed in targets]
+
+    file_order = {fan: position for position, fan in enumerate(names)}
+    order = sorted(range(N_FANS), key=lambda fan: (-values[fan], file_order.get(fan, N_FANS + fan)))
     exclusion_start = np.zeros(N_FANS + 1, np.int32)
     for fan in range(N_FANS):
         exclusion_start[fan + 1] = exclusion_start[fan] + len(targets[fan])
@@ -191,10 +268,10 @@ def parse_ruleset(data: dict, source: str = "", where: str = "ruleset") -> Rules
         name=switches["name"],
         seed=switches["seed"],
         tile_set=switches["tile_set"],
-        min_fan=switches["min_fan"],
-        flowers=switches["flowers"],
-        max_doubles=max_doubles,
-        ready_requires_concealed=switches["ready_requires_concealed"],
+        min_fan=settings["min_fan"],
+        flowers=settings["flowers"],
+        max_doubles=settings["max_doubles"],
+        ready_requires_concealed=settings["ready_requires_concealed"],
         fan_names=names,
         values=values,
         order=order_array,
@@ -202,4 +279,69 @@ def parse_ruleset(data: dict, source: str = "", where: str = "ruleset") -> Rules
         exclusion_start=exclusion_start,
         exclusion_target=exclusion_target,
         source=source,
+        family=family,
+        players=settings["players"],
+        combine=settings["combine"],
+        cap=settings["cap"],
+        xuezhan=xuezhan,
     )
+
+
+def _erren_settings(switches: dict, fail) -> dict:
+    if switches["min_fan"] < 0:
+        fail("[ruleset] min_fan must be 0 or more")
+    max_doubles = switches["max_doubles"]
+    if isinstance(max_doubles, str):
+        if max_doubles != UNLIMITED:
+            fail(f"[ruleset] max_doubles is a number of doubles or {UNLIMITED!r}, not {max_doubles!r}")
+        max_doubles = None
+    elif isinstance(max_doubles, bool) or max_doubles < 0:
+        fail("[ruleset] max_doubles must be 0 or more")
+    return {
+        "min_fan": switches["min_fan"],
+        "flowers": switches["flowers"],
+        "max_doubles": max_doubles,
+        "ready_requires_concealed": switches["ready_requires_concealed"],
+        "players": (2,),
+        "combine": "add",
+        "cap": 0,
+    }
+
+
+def _xuezhan_settings(switches: dict, kong_money, fail) -> dict:
+    players = switches["players"]
+    if (
+        not players
+        or not all(isinstance(count, int) and not isinstance(count, bool) and count in XUEZHAN_SEAT_COUNTS for count in players)
+        or len(set(players)) != len(players)
+    ):
+        fail(f"[ruleset] players = {players!r} must list distinct seat counts from {XUEZHAN_SEAT_COUNTS}")
+    if switches["combine"] not in XUEZHAN_COMBINES:
+        fail(f"[ruleset] combine = {switches['combine']!r} is not one of {', '.join(XUEZHAN_COMBINES)}")
+    if switches["cap"] < 0:
+        fail("[ruleset] cap must be 0 (no cap) or more")
+    if switches["self_drawn_bonus"] not in SELF_DRAWN_BONUSES:
+        fail(f"[ruleset] self_drawn_bonus = {switches['self_drawn_bonus']!r} is not one of {', '.join(SELF_DRAWN_BONUSES)}")
+    if not isinstance(kong_money, dict):
+        fail("a family = 'xuezhan' ruleset needs a [kong_money] table")
+    for key in KONG_MONEY_KEYS:
+        if key not in kong_money:
+            fail(f"[kong_money] lacks {key!r}")
+        value = kong_money[key]
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            fail(f"[kong_money] {key} = {value!r} must be a whole number of units, 0 or more")
+    extra = set(kong_money) - set(KONG_MONEY_KEYS)
+    if extra:
+        fail(f"[kong_money] has an unknown key {min(extra)!r}; known: {', '.join(KONG_MONEY_KEYS)}")
+    names = [switch.name for switch in fields(XuezhanSwitches)]
+    xuezhan = XuezhanSwitches(**{name: switches[name] if name in switches else kong_money[name] for name in names})
+    return {
+        "min_fan": 0,
+        "flowers": False,
+        "max_doubles": 0,
+        "ready_requires_concealed": False,
+        "players": tuple(players),
+        "combine": switches["combine"],
+        "cap": switches["cap"],
+        "xuezhan": xuezhan,
+    }

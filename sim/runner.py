@@ -27,11 +27,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis.beans import bean_distribution, seat_results
-from analysis.fan_tables import fan_column, fan_frequency, outcome_summary
+from analysis.fan_tables import fan_frequency
 from analysis.rooms import load_rooms
 from analysis.tables import write_table, write_text_atomically
-from sim import engine, heuristics
+from sim import engine
+from sim.families import family_of
 from sim.ruleset import load_ruleset
 
 RUN_FILE = "run.json"
@@ -45,7 +45,7 @@ class RunError(ValueError):
 @dataclass(frozen=True)
 class RunConfig:
     ruleset: str  # id or path, as given
-    players: tuple[str, str]  # canonical player texts
+    players: tuple[str, ...]  # canonical player texts, one per seat
     deals: int
     seed: int
     shard_size: int = 50_000
@@ -62,7 +62,8 @@ class RunConfig:
 
 
 def default_directory(config: RunConfig) -> Path:
-    """results/<ruleset>-<player>-v-<player>-seed<seed>, players without their parameters unless changed."""
+    """results/<ruleset>-<player>-v-<player>[-v-...]-seed<seed>, players without their parameters unless changed."""
+    heuristics = family_of(load_ruleset(config.ruleset)).heuristics
     names = []
     for text in config.players:
         kind, parameters, _ = heuristics.parse_player(text)
@@ -72,7 +73,7 @@ def default_directory(config: RunConfig) -> Path:
             name += "-" + text.partition(":")[2].replace("=", "").replace(",", "-")
         names.append(name)
     stem = Path(config.ruleset).stem
-    return Path("results") / f"{stem}-{names[0]}-v-{names[1]}-seed{config.seed}"
+    return Path("results") / f"{stem}-{'-v-'.join(names)}-seed{config.seed}"
 
 
 def shards(config: RunConfig) -> list[tuple[int, int, int]]:
@@ -87,20 +88,23 @@ def shard_path(directory: Path, index: int) -> Path:
     return directory / RECORDS / f"shard-{index:06d}.parquet"
 
 
-def records_frame(records: engine.DealRecords, ruleset) -> pd.DataFrame:
-    frame = pd.DataFrame(records.columns)
-    for fan in ruleset.fans:
-        frame[fan_column(fan)] = records.fans[:, fan]
-    return frame
+def seated_players(ruleset, texts):
+    """The players of a run, one per seat; the ruleset says how many seats it allows."""
+    texts = engine.split_players(texts) if isinstance(texts, str) else list(texts)
+    if len(texts) not in ruleset.players:
+        allowed = " or ".join(str(count) for count in ruleset.players)
+        raise RunError(f"{ruleset.id} is played by {allowed} players, not {len(texts)}")
+    return family_of(ruleset).parse_players(texts, len(texts))
 
 
 def play_shard(config: RunConfig, directory: Path, index: int, first: int, count: int) -> int:
     """Play one shard and write it; returns its number of deals. Runs in a worker process."""
     ruleset = load_ruleset(config.ruleset)
-    players = engine.Players.parse(list(config.players))
-    records = engine.play(ruleset, players, config.seed, count, first, config.session_length)
+    family = family_of(ruleset)
+    players = seated_players(ruleset, config.players)
+    records = family.engine.play(ruleset, players, config.seed, count, first, config.session_length)
     metadata = {**config.metadata(ruleset.source), "shard": index, "first_deal": first}
-    write_table(records_frame(records, ruleset), shard_path(directory, index), metadata)
+    write_table(family.records_frame(records, ruleset), shard_path(directory, index), metadata)
     return count
 
 
@@ -135,8 +139,15 @@ class RunResult:
     outcomes: pd.DataFrame
     played: int  # deals played by this call (not those resumed)
     seconds: float
-    beans: pd.DataFrame  # 富贵豆 change per room and role
-    seats: pd.DataFrame  # win rate and mean beans per room, seat and dealer / non-dealer
+    money: dict[str, pd.DataFrame]  # the family's money tables by file stem: 富贵豆 (beans, seats) or 血战 (money, wins, seats)
+
+    @property
+    def beans(self) -> pd.DataFrame:
+        return self.money["beans"]
+
+    @property
+    def seats(self) -> pd.DataFrame:
+        return self.money["seats"]
 
 
 def run(config: RunConfig, directory: Path, workers: int = 0, resume: bool = False, progress=None, rooms=None,
@@ -146,11 +157,11 @@ def run(config: RunConfig, directory: Path, workers: int = 0, resume: bool = Fal
     shipped one)."""
     config.check()
     ruleset = load_ruleset(config.ruleset)
-    players = engine.Players.parse(list(config.players))
+    players = seated_players(ruleset, config.players)
     config = replace(config, players=players.names)  # canonical texts, so that a resume compares like with like
     todo = _prepare(config, directory, resume, ruleset)
     workers = workers or os.cpu_count() or 1
-    engine.play(ruleset, players, config.seed, 1)  # compile (or load) once, before the workers start
+    family_of(ruleset).engine.play(ruleset, players, config.seed, 1)  # compile (or load) once, before the workers start
     start = time.perf_counter()
     played = 0
     if scheduler is not None:
@@ -218,30 +229,36 @@ def read_records(directory: Path, config: RunConfig) -> pd.DataFrame:
 
 
 def summarise(directory: Path, config: RunConfig, ruleset, played: int = 0, seconds: float = 0.0, rooms=None) -> RunResult:
-    """Read every shard of a finished run and write its summary tables."""
-    room_list = load_rooms(rooms)
+    """Read every shard of a finished run and write its summary tables (`rooms`: a rooms file, default the
+    family's own)."""
+    family = family_of(ruleset)
+    room_list = load_rooms(rooms, family.rooms_file)
     records = read_records(directory, config)
     metadata = config.metadata(ruleset.source)
-    fan_table = fan_frequency(records, ruleset)
-    outcomes = outcome_summary(records)
-    beans = bean_distribution(records, room_list)
-    seats = seat_results(records, room_list)
+    fan_table = fan_frequency(family.win_rows(records, ruleset), len(records), ruleset)
+    outcomes = family.outcome_summary(records)
     write_table(fan_table, directory / "fan_frequency.parquet", metadata)
     write_table(outcomes, directory / "outcomes.parquet", metadata)
     rooms_metadata = {**metadata, "rooms": [asdict(room) for room in room_list]}
-    write_table(beans, directory / "beans.parquet", rooms_metadata)
-    write_table(seats, directory / "seats.parquet", rooms_metadata)
-    return RunResult(directory, records, fan_table, outcomes, played, seconds, beans, seats)
+    money = family.money.run_tables(records, room_list)
+    for name, table in money.items():
+        write_table(table, directory / f"{name}.parquet", rooms_metadata)
+    return RunResult(directory, records, fan_table, outcomes, played, seconds, money)
 
 
 def format_summary(result: RunResult, top: int = 10) -> str:
     outcomes = result.outcomes.set_index("statistic")["value"]
     deals = int(outcomes["deals"])
     rate = f", {result.played / result.seconds:,.0f} deals/s" if result.played and result.seconds > 0 else ""
+    if "mean_fan_total" in outcomes:  # one winner at most per deal
+        line = (f"wins {outcomes['win_share']:.2%}, draws {outcomes['draw_share']:.2%}, self-drawn "
+                f"{outcomes['self_drawn_share_of_wins']:.2%} of wins, mean fan total {outcomes['mean_fan_total']:.2f}")
+    else:  # 血战: several winners a deal
+        line = (f"wins {outcomes['wins_per_deal']:.2f} a deal, draws {outcomes['draw_share']:.2%}, self-drawn "
+                f"{outcomes['self_drawn_share_of_wins']:.2%} of wins, mean win value {outcomes['mean_win_value']:.2f} units")
     lines = [
         f"{deals:,} deals in {result.directory} ({result.played:,} played now in {result.seconds:.1f} s{rate})",
-        f"wins {outcomes['win_share']:.2%}, draws {outcomes['draw_share']:.2%}, self-drawn "
-        f"{outcomes['self_drawn_share_of_wins']:.2%} of wins, mean fan total {outcomes['mean_fan_total']:.2f}",
+        line,
         "top fans (share of wins):",
     ]
     for row in result.fan_table.sort_values("per_win", ascending=False).head(top).itertuples():
@@ -249,23 +266,30 @@ def format_summary(result: RunResult, top: int = 10) -> str:
     return "\n".join(lines) + "\n"
 
 
+MONEY_TITLES = {
+    "beans": "富贵豆 change per deal, by room and role",
+    "money": "money per seat and deal, by room and source (win, kong, 查叫, 关死; all = their sum less the fee)",
+    "wins": "the winner's money from a win, in units of the base stake, by way of winning",
+    "seats": "per seat and dealer / non-dealer",
+}
+
+
 def format_tables(result: RunResult) -> str:
-    """Every table of a run, readably: outcomes, all fans, beans per room and role, seats."""
-    with pd.option_context("display.width", 160, "display.max_columns", 30, "display.max_rows", 200):
-        fans = result.fan_table.drop(columns=["fan"]).to_string(index=False, float_format=lambda value: f"{value:.4g}")
-        beans = result.beans.drop(columns=["house_share_of_moved"]).to_string(index=False, float_format=lambda value: f"{value:.1f}")
-        seats = result.seats.to_string(index=False, float_format=lambda value: f"{value:.4g}")
-        outcomes = result.outcomes.to_string(index=False, float_format=lambda value: f"{value:.4g}")
-    house = result.beans.drop_duplicates("room")[["room", "house_per_deal", "house_share_of_moved"]]
-    house_lines = [f"  {_pad(row.room, 8)}{row.house_per_deal:>8.0f} beans a deal, {row.house_share_of_moved:.2%} of all beans moved"
-                   for row in house.itertuples()]
-    return "\n\n".join([
-        "outcomes\n" + outcomes,
-        "fans\n" + fans,
-        "富贵豆 change per deal, by room and role\n" + beans,
-        "house take (台费)\n" + "\n".join(house_lines),
-        "per seat and dealer / non-dealer\n" + seats,
-    ]) + "\n"
+    """Every table of a run, readably: outcomes, all fans, then the family's money tables."""
+    def show(table: pd.DataFrame, digits: str = ".4g") -> str:
+        with pd.option_context("display.width", 200, "display.max_columns", 30, "display.max_rows", 200):
+            return table.to_string(index=False, float_format=lambda value: f"{value:{digits}}")
+
+    parts = ["outcomes\n" + show(result.outcomes), "fans\n" + show(result.fan_table.drop(columns=["fan"]))]
+    for name, table in result.money.items():
+        shown = table.drop(columns=["house_share_of_moved"]) if name == "beans" else table
+        parts.append(MONEY_TITLES[name] + "\n" + show(shown, ".1f" if name == "beans" else ".4g"))
+        if name == "beans":
+            house = table.drop_duplicates("room")[["room", "house_per_deal", "house_share_of_moved"]]
+            parts.append("house take (台费)\n" + "\n".join(
+                f"  {_pad(row.room, 8)}{row.house_per_deal:>8.0f} beans a deal, {row.house_share_of_moved:.2%} of all beans moved"
+                for row in house.itertuples()))
+    return "\n\n".join(parts) + "\n"
 
 
 def _pad(text: str, width: int) -> str:

@@ -5,6 +5,11 @@ five copies counting the winning tile, flowers in a game without them, a context
 itself) and raise ScoringError with one message; the context flags the tiles make impossible (和绝张
 with another copy in hand, 杠上开花 without a kong, 抢杠胡 on a tile held elsewhere) are cleared by the
 kernel, as MCR's reference does. Batch output lines are the objects `Score.as_dict` returns.
+
+A ruleset of the 血战 family (``ruleset.family == "xuezhan"``, RULES.md section 6) is scored by
+kernels/xuezhan_fans.py instead and gives an `XuezhanScore`: its `value` is the raw units each payer pays
+before the cap (002: the product of the multipliers; 003: 2**fans), `capped_value` applies the ruleset's cap.
+The one dispatch on the family is `_FAMILIES`.
 """
 
 import json
@@ -12,12 +17,14 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
+from kernels import xuezhan_fans
 from kernels.fan_ids import CONTEXT_FLAG_BITS, Fan
 from kernels.scoring import NOT_A_WIN
 from kernels.scoring import score_many as score_kernel
 from kernels.tiles import COPIES_PER_KIND, N_FLOWERS, N_KINDS, TILE_SETS
 from sim.notation import (
     Hand,
+    MeldKind,
     NotationError,
     check_size,
     format_hand,
@@ -26,6 +33,8 @@ from sim.notation import (
     tile_name,
 )
 from sim.ruleset import Ruleset
+
+TILE_SET_WORDS = {"tong-tiao": "筒 (p) and 条 (s)"}  # how an error names a tile set, where its id is not enough
 
 
 class ScoringError(ValueError):
@@ -47,6 +56,7 @@ class WinContext:
     tianhu: bool = False  # 天胡
     dihu: bool = False  # 地胡
     renhu: bool = False  # 人胡
+    discard_after_kong: bool = False  # 杠上炮 (血战 family): won on the discard made right after the discarder's kong
 
     @property
     def flags(self) -> int:
@@ -95,17 +105,76 @@ class Score:
         return "\n".join(lines)
 
 
+@dataclass(frozen=True)
+class XuezhanScore:
+    """A win under a 血战-family ruleset: the fans of the best reading and what each payer pays."""
+
+    ruleset: Ruleset
+    counts: dict[Fan, int]  # the fans scored, by decreasing value
+    value: int  # raw units per payer before the cap: 002 the product of the multipliers, 003 2**(sum of fans)
+    self_drawn_unit: int  # 003 加底: one more unit per payer for a self-drawn win (0 otherwise)
+
+    @property
+    def capped_value(self) -> int:
+        """What each payer pays for the fans, the ruleset's cap applied (no cap when cap is 0)."""
+        return min(self.value, self.ruleset.cap) if self.ruleset.cap else self.value
+
+    @property
+    def legal(self) -> bool:
+        return True  # the family has no minimum (起和)
+
+    def as_dict(self) -> dict:
+        names = self.ruleset.fan_names
+        return {
+            "fans": {names[fan]: count for fan, count in self.counts.items()},
+            "values": {names[fan]: int(self.ruleset.values[fan]) for fan in self.counts},
+            "combine": self.ruleset.combine,
+            "value": self.value,
+            "capped_value": self.capped_value,
+            "self_drawn_unit": self.self_drawn_unit,
+        }
+
+    def format(self) -> str:
+        names = self.ruleset.fan_names
+        width = max((len(names[fan]) for fan in self.counts), default=0)
+        multiply = self.ruleset.combine == "multiply"
+        lines = []
+        for fan, count in self.counts.items():
+            value = int(self.ruleset.values[fan])
+            padding = " " * (2 * (width - len(names[fan])))  # CJK names are two columns wide
+            lines.append(f"  {names[fan]}{padding}  {'×' if multiply else '+'}{value}" + (f" × {count}" if count > 1 else ""))
+        if multiply:
+            lines.append(f"value {self.value} units per payer; capped at {self.ruleset.cap}: {self.capped_value}" if self.ruleset.cap
+                         else f"value {self.value} units per payer")
+        else:
+            fans = sum(int(self.ruleset.values[fan]) * count for fan, count in self.counts.items())
+            extra = f" + {self.self_drawn_unit} (自摸加底)" if self.self_drawn_unit else ""
+            lines.append(f"{fans} fan: value 2^{fans} = {self.value}{extra} units per payer, plus the winner's kong units")
+        return "\n".join(lines)
+
+
 def _check(hand: Hand, win: int, context: WinContext, ruleset: Ruleset) -> int:
     """Raise ScoringError for anything the kernel cannot judge; return the flower count."""
+    _check_tiles(hand, win, ruleset)
+    return _FAMILIES[ruleset.family][0](hand, win, context, ruleset)
+
+
+def _check_tiles(hand: Hand, win: int, ruleset: Ruleset) -> None:
     in_set = TILE_SETS[ruleset.tile_set]
     used = hand.counts.astype(np.int64) + hand.meld_counts
     used[win] += 1
     outside = [kind for kind in np.flatnonzero(used) if in_set[kind] == 0]
     if outside:
-        raise ScoringError(f"{tile_name(int(outside[0]))} is not in the {ruleset.id} wall ({ruleset.tile_set} tiles only)")
+        tiles = TILE_SET_WORDS.get(ruleset.tile_set, ruleset.tile_set)
+        raise ScoringError(f"{tile_name(int(outside[0]))} is not in the {ruleset.id} wall ({tiles} tiles only)")
     if used.max() > COPIES_PER_KIND:
         kind = int(np.argmax(used))
         raise ScoringError(f"{tile_name(kind)} appears {used[kind]} times counting the winning tile; there are only 4 copies")
+
+
+def _check_erren(hand: Hand, win: int, context: WinContext, ruleset: Ruleset) -> int:
+    if context.discard_after_kong:
+        raise ScoringError(f"杠上炮 (discard after a kong) is not a fan of {ruleset.id}")
     if hand.flowers and context.flowers:
         raise ScoringError("give the flowers either in the hand (1f-8f) or as a count, not both")
     flowers = len(hand.flowers) or context.flowers
@@ -129,8 +198,12 @@ def _check(hand: Hand, win: int, context: WinContext, ruleset: Ruleset) -> int:
     return flowers
 
 
-def _scores(rows: list[tuple[Hand, int, WinContext, int]], ruleset: Ruleset) -> list[Score | None]:
+def _scores(rows: list[tuple[Hand, int, WinContext, int]], ruleset: Ruleset) -> list:
     """Score checked rows in one kernel call; None where the tiles are not a complete hand."""
+    return _FAMILIES[ruleset.family][1](rows, ruleset)
+
+
+def _scores_erren(rows: list[tuple[Hand, int, WinContext, int]], ruleset: Ruleset) -> list[Score | None]:
     count = len(rows)
     concealed = np.zeros((count, N_KINDS), np.int8)
     melds = np.zeros((count, 4, 2), np.int8)
@@ -158,11 +231,68 @@ def _scores(rows: list[tuple[Hand, int, WinContext, int]], ruleset: Ruleset) -> 
     return results
 
 
+def _check_xuezhan(hand: Hand, win: int, context: WinContext, ruleset: Ruleset) -> int:
+    if any(meld.kind == MeldKind.CHOW for meld in hand.melds):
+        raise ScoringError(f"{ruleset.id} has no chows (血战: pong and kong only)")
+    if hand.flowers or context.flowers:
+        raise ScoringError(f"{ruleset.id} is played without flowers")
+    for name, meaning in (("fourth_tile", "和绝张"), ("tianting", "天听"), ("renhu", "人胡")):
+        if getattr(context, name):
+            raise ScoringError(f"{meaning} is not a fan of {ruleset.id}")
+    if context.ready and not ruleset.xuezhan.declared_ready:
+        raise ScoringError(f"{ruleset.id} has no declared ready hand (报叫)")
+    if context.robbing_kong and context.self_drawn:
+        raise ScoringError("抢杠 (robbing a kong) is a win on another player's tile, not a self-draw")
+    if context.kong_replacement and not context.self_drawn:
+        raise ScoringError("杠上花 (kong replacement) is a self-drawn win")
+    if context.discard_after_kong and (context.self_drawn or context.robbing_kong):
+        raise ScoringError("杠上炮 is a win on a discard, not a self-draw or a robbed kong")
+    if context.tianhu and context.dihu:
+        raise ScoringError("a win is at most one of 天胡 and 地胡")
+    if context.tianhu and not context.self_drawn:
+        raise ScoringError("天胡 is the dealer's self-drawn initial hand")
+    if (context.tianhu or context.dihu) and hand.melds:
+        raise ScoringError("天胡 and 地胡 need a hand without melds")
+    return 0
+
+
+def _scores_xuezhan(rows: list[tuple[Hand, int, WinContext, int]], ruleset: Ruleset) -> list[XuezhanScore | None]:
+    count = len(rows)
+    concealed = np.zeros((count, N_KINDS), np.int8)
+    melds = np.zeros((count, 4, 2), np.int8)
+    n_melds = np.zeros(count, np.int8)
+    win = np.zeros(count, np.int8)
+    flags = np.zeros(count, np.int32)
+    for index, (hand, tile, context, _) in enumerate(rows):
+        concealed[index] = hand.counts
+        for position, meld in enumerate(hand.melds):
+            melds[index, position] = (int(meld.kind), meld.first)
+        n_melds[index] = len(hand.melds)
+        win[index] = tile
+        flags[index] = context.flags
+    counts, values = xuezhan_fans.score_many(
+        concealed, melds, n_melds, win, flags, *ruleset.kernel_arrays(), ruleset.combine == "multiply"
+    )
+    unit_bonus = ruleset.xuezhan.self_drawn_bonus == "unit"
+    results = []
+    for index, (_, _, context, _) in enumerate(rows):
+        if values[index] == xuezhan_fans.NOT_A_WIN:
+            results.append(None)
+            continue
+        scored = {Fan(fan): int(counts[index, fan]) for fan in ruleset.order if counts[index, fan] > 0}
+        results.append(XuezhanScore(ruleset, scored, int(values[index]), int(unit_bonus and context.self_drawn)))
+    return results
+
+
+# The one dispatch on the ruleset family: (context and tile checks, batch scorer).
+_FAMILIES = {"erren": (_check_erren, _scores_erren), "xuezhan": (_check_xuezhan, _scores_xuezhan)}
+
+
 def _not_a_win(hand: Hand, win: int) -> ScoringError:
     return ScoringError(f"not a winning hand: {format_hand(hand)} with {tile_name(win)} is not four sets and a pair, nor seven pairs")
 
 
-def score(hand: Hand, win: int, context: WinContext, ruleset: Ruleset) -> Score:
+def score(hand: Hand, win: int, context: WinContext, ruleset: Ruleset) -> Score | XuezhanScore:
     """Score one hand: `hand` holds the concealed tiles without the winning tile, plus its melds."""
     flowers = _check(hand, win, context, ruleset)
     result = _scores([(hand, win, context, flowers)], ruleset)[0]

@@ -275,8 +275,8 @@ def test_min_fan_is_respected_and_easy_to_sweep(tmp_path):
         ("greedy,cheater", "unknown heuristic 'cheater'"),
         ("greedy:speed=3,greedy", "unknown parameter"),
         ("value:speed=fast,greedy", "needs a number"),
-        ("greedy", "two players"),
-        ("greedy,greedy,greedy", "two players"),
+        ("greedy", "2 players are needed"),
+        ("greedy,greedy,greedy", "2 players are needed"),
     ],
 )
 def test_bad_players_are_one_clear_error(text, message):

@@ -137,3 +137,107 @@ def test_unknown_or_unreadable_rulesets_are_rejected(tmp_path):
 def test_fan_ids_are_stable_ascii_names():
     assert all(fan_id.isascii() and fan_id == fan_id.lower() for fan_id in FAN_IDS)
     assert FAN_IDS[Fan.SEVEN_PAIRS] == "seven_pairs" and len(set(FAN_IDS)) == len(FAN_IDS)
+
+
+# ---------------------------------------------------------------------------------- the 血战 family
+# RULES.md section 6, as printed there (002: multipliers; 003: fans). 003's 中张 is listed but off by default.
+RULES_MD_002_VALUES = {
+    "基本胡": 1, "清一色": 4, "碰碰胡": 4, "七对": 4, "豪华七对": 8, "清碰": 16, "清七对": 16, "卡二条": 2,
+    "自摸": 2, "抢杠": 2, "杠上炮": 2, "杠上花": 2, "地胡": 2, "天胡": 4,
+    "根": 2, "断幺九": 2, "门清": 2, "报叫": 16,
+}
+RULES_MD_003_VALUES = {
+    "自摸": 1, "门清": 1, "对对胡": 1, "姊妹对": 1, "一条龙": 1, "清一色": 2, "七对": 2, "清对": 3, "将对": 3,
+    "龙七对": 3, "清七对": 4, "清龙七对": 5, "将七对": 4, "金钩钓": 1, "将金钩钓": 4, "清金钩钓": 4, "全幺九": 3,
+    "清幺九": 4, "根": 1, "夹心五": 1, "天胡": 3, "地胡": 2, "杠上开花": 1, "杠上炮": 1, "抢杠胡": 1, "扫底胡": 1,
+    "海底炮": 1,
+}
+
+
+@pytest.mark.parametrize(("ruleset", "table"), [("liangmen-xuezhan", RULES_MD_002_VALUES), ("sanren-liangfang", RULES_MD_003_VALUES)])
+def test_xuezhan_values_are_rules_md_section_6(ruleset, table):
+    rules = load_ruleset(ruleset)
+    assert {rules.fan_names[fan]: int(rules.values[fan]) for fan in rules.fans} == table
+
+
+def test_xuezhan_rulesets_and_their_switches():
+    liangmen, sanren = load_ruleset("liangmen-xuezhan"), load_ruleset("sanren-liangfang")
+    assert {"liangmen-xuezhan", "sanren-liangfang"} <= set(available())
+    assert (liangmen.family, liangmen.players, liangmen.combine, liangmen.cap) == ("xuezhan", (4,), "multiply", 32)
+    assert (sanren.family, sanren.players, sanren.combine, sanren.cap) == ("xuezhan", (3, 2), "power_of_two", 0)
+    assert liangmen.tile_set == sanren.tile_set == "tong-tiao"
+    for rules in (liangmen, sanren):
+        assert (rules.min_fan, rules.flowers, rules.max_doubles, rules.ready_requires_concealed) == (0, False, 0, False)
+    assert (liangmen.xuezhan.declared_ready, liangmen.xuezhan.pass_pong_lock, liangmen.xuezhan.pass_win_lock) == (True, True, True)
+    assert (liangmen.xuezhan.exposed_discarder, liangmen.xuezhan.exposed_others) == (2, 1)  # 擦挂
+    assert (liangmen.xuezhan.added_others, liangmen.xuezhan.concealed_others) == (1, 2)
+    assert sanren.xuezhan.exposed_others == 0 and sanren.xuezhan.kong_units_in_win and sanren.xuezhan.missed_win_lock
+    assert not sanren.xuezhan.passed_kong_pays and not sanren.xuezhan.last_tile_kong and sanren.xuezhan.chajiao_voids_kong_money
+    assert (sanren.xuezhan.self_drawn_bonus, sanren.xuezhan.exchange_three, sanren.xuezhan.void_suit) == ("fan", False, False)
+    assert (liangmen.xuezhan.exchange_three, liangmen.xuezhan.void_suit) == (False, False)
+    # 地胡 by a non-dealer's first self-draw: 003 ("闲摸第一张形成胡牌") only
+    assert sanren.xuezhan.earthly_hand_self_drawn and not liangmen.xuezhan.earthly_hand_self_drawn
+    # 中张 is in the file but only scored with the option 门清中张
+    assert not sanren.xuezhan.all_simples_scored and Fan.ALL_SIMPLES not in sanren.fans
+    assert load_ruleset("erren").family == "erren" and load_ruleset("erren").xuezhan is None
+    assert (load_ruleset("erren").players, load_ruleset("erren").combine) == ((2,), "add")
+
+
+def _sanren_data():
+    return tomllib.loads((RULESET_DIR / "sanren-liangfang.toml").read_text(encoding="utf-8"))
+
+
+def test_sanren_options_drop_the_fans_they_switch_off():
+    data = _sanren_data()
+    data["ruleset"].update(self_drawn_bonus="unit", all_simples_scored=True)
+    rules = parse_ruleset(data, where="test.toml")
+    assert Fan.SELF_DRAWN not in rules.fans and Fan.ALL_SIMPLES in rules.fans
+    assert rules.values[Fan.SELF_DRAWN] == 0 and Fan.SELF_DRAWN not in rules.fan_names
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda data: data["ruleset"].update(family="riichi"), "family = 'riichi' is not one of"),
+        (lambda data: data["ruleset"].update(players=[5]), "players = \\[5\\] must list distinct seat counts"),
+        (lambda data: data["ruleset"].update(players=[]), "players = \\[\\] must list"),
+        (lambda data: data["ruleset"].update(players=4), "players = 4 has the wrong type"),
+        (lambda data: data["ruleset"].update(combine="add"), "combine = 'add' is not one of multiply, power_of_two"),
+        (lambda data: data["ruleset"].update(cap=-1), "cap must be 0"),
+        (lambda data: data["ruleset"].update(cap=True), "cap = True has the wrong type"),
+        (lambda data: data["ruleset"].update(self_drawn_bonus="both"), "self_drawn_bonus = 'both' is not one of fan, unit"),
+        (lambda data: data["ruleset"].update(pass_win_lock="yes"), "pass_win_lock = 'yes' has the wrong type"),
+        (lambda data: data["ruleset"].pop("missed_win_lock"), "lacks 'missed_win_lock'"),
+        (lambda data: data["ruleset"].pop("earthly_hand_self_drawn"), "lacks 'earthly_hand_self_drawn'"),
+        (lambda data: data["ruleset"].update(earthly_hand_self_drawn=1), "earthly_hand_self_drawn = 1 has the wrong type"),
+        (lambda data: data["ruleset"].update(void_suit="on"), "void_suit = 'on' has the wrong type"),
+        (lambda data: data["ruleset"].update(min_fan=8), "'min_fan' is a switch of the erren family"),
+        (lambda data: data["ruleset"].update(colour="red"), "unknown switch 'colour'"),
+        (lambda data: data.pop("kong_money"), "needs a \\[kong_money\\] table"),
+        (lambda data: data["kong_money"].update(exposed_others=-1), "exposed_others = -1 must be a whole number"),
+        (lambda data: data["kong_money"].pop("added_others"), "lacks 'added_others'"),
+        (lambda data: data["kong_money"].update(robbed=1), "unknown key 'robbed'"),
+        (lambda data: data["ruleset"].update(tile_set="bamboo"), "tile_set 'bamboo'"),
+        (lambda data: data["fans"].update(flower_tiles={"name": "花牌", "value": 1, "excludes": []}), "flowers = false forbids"),
+        (lambda data: data["fans"]["root"].update(excludes=["full_flush"]), "excludes the more valuable 'full_flush'"),
+    ],
+)
+def test_a_malformed_xuezhan_ruleset_is_rejected_with_one_clear_message(change, message):
+    data = _sanren_data()
+    change(data)
+    with pytest.raises(RulesetError, match=message):
+        parse_ruleset(data, where="test.toml")
+
+
+def test_an_erren_file_may_not_carry_xuezhan_switches():
+    data = _erren_data()
+    data["ruleset"]["cap"] = 32
+    with pytest.raises(RulesetError, match="'cap' is a switch of the xuezhan family"):
+        parse_ruleset(data, where="test.toml")
+    data = _erren_data()
+    data["kong_money"] = {"exposed_discarder": 2}
+    with pytest.raises(RulesetError, match="unknown top-level table 'kong_money'"):
+        parse_ruleset(data, where="test.toml")
+    data = _erren_data()
+    data["ruleset"]["family"] = "erren"  # the default, allowed explicitly
+    assert parse_ruleset(data, where="test.toml").family == "erren"

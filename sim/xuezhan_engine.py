@@ -1,0 +1,1152 @@
+"""The 血战 game engine: whole deals of `liangmen-xuezhan` and `sanren-liangfang` played inside numba (RULES.md 6).
+
+One jitted call plays a batch of deals between 2, 3 or 4 heuristic players (``sim.xuezhan_players``) and
+writes one record row per deal. As in ``sim.engine``, a deal is a pure function of (seed, deal index,
+dealer): the dealer draw and the wall come from the stream (seed, 0, deal), seat s's decisions from
+(seed, 1 + s, deal), so a deal replays identically however a run is split. With ``session_length`` > 0
+the deals are played as sessions: the first dealer of a session is drawn, then the next dealer is the
+first winner; after 一炮多响 (or several robbers) as the first win, the discarder; after a deal without a
+winner, the same dealer.
+
+The procedure: shuffle the 72 筒/条 tiles; 14 to the dealer, 13 to each other seat; draws from the front,
+kong replacements from the back. Where the ruleset switches them on, 换三张 and then 定缺 open the deal
+(below). Non-dealers whose hands are then ready may declare 报叫 at once (where the ruleset allows it),
+the dealer with its first discard. On its turn a player may win, make a concealed
+or added kong (robbable by every player still in), or discard. On a discard every other player still in
+may win (all who do, win: 一炮多响); otherwise one may pong or kong it (no chow); otherwise the next player
+still in draws. A winner leaves with its hand closed (血战); the deal ends when at most one player has not
+won, or when a player still in must draw from an empty wall: then 查叫 and 关死 settle the ready hands.
+Kong money is paid at once, only among players still in. Every payment is a transfer, so each deal's money
+sums to zero.
+
+Decisions where RULES.md is silent:
+- after a win on a discard (or a robbed kong) play goes on with the next player still in after the last
+  winner, counting from the discarder: the winner took the tile as a claimer would have;
+- a kong always needs a replacement tile, so no kong of any kind once the wall is empty, whatever
+  ``last_tile_kong`` says; the last discard may be ponged (the ponger then discards, and that discard may
+  still be won; nothing is drawn after it);
+- ``kong_units_in_win`` (003) adds the winner's net kong units so far, counted from zero up (a winner that
+  paid more kong money than it received adds nothing, rather than making its win cost it);
+- a player is "ready" for 查叫 and 关死 when some tile it could still receive completes its hand
+  (``_best_discard_value`` > 0); a ready hand whose every wait it holds itself counts as not ready;
+- 查叫 and 关死 values use the payee's kong units before any 003 refund;
+- 过水胡 and 漏胡 treat robbing a kong like winning on a discard;
+- the payer's 报叫 multiplier (002: 报叫后点炮) applies when a declarer deals in or is robbed, not to a
+  declarer paying for another's self-draw, 查叫 or 关死;
+- 换三张 (``exchange_three``): every seat chooses three tiles of one suit it holds at least three of (all
+  choose from their dealt hands before any tile moves), then the direction is drawn from the deal's stream
+  (seed, 0, deal) after the dealer draw and the shuffle, so the wall is the same with the switch on or off.
+  Turn order runs counter-clockwise round the table, so "counter-clockwise" gives to the next seat in turn
+  order, "clockwise" to the previous one and "across" two seats on: four seats draw among the three, three
+  seats between clockwise and counter-clockwise, two seats just swap. If the dealer gave away its 14th
+  dealt tile, the tile its 天胡 is read as won on is the last tile it received;
+- 定缺 (``void_suit``), after the exchange: every seat declares a void suit, in turn order from the dealer.
+  While it holds tiles of that suit it must discard one of them (any), it may never pong or kong that suit
+  (non-void tiles it may claim meanwhile: 003 "定缺牌未打完，手中非定缺牌可碰杠"), and it may not win
+  holding any (self-drawn, on a discard or robbing a kong; the winning tile counts): with two suits every
+  win is 清一色. A hand holding void tiles is not ready for 查叫 and 关死 (it cannot win) and may not
+  declare 报叫;
+- both are options of 003's text ("换3张定缺"), off in both shipped rulesets (RULES.md 6); the record's
+  ``initial_shanten`` is that of the hand after them.
+
+Each deal leaves an event log (code, seat, tile, amount; row 0 holds the count): draws, discards, claims,
+kongs, 报叫, wins, every payment (seat = payer, tile slot = payee, amount), each seat's 换三张 (seat = giver,
+tile slot = receiver, amount = its three tiles packed, ``exchanged_tiles``) and 定缺 (tile slot = the first
+kind of the void suit). The validating mode re-checks the table after every action (every tile accounted
+for, counts 0..4, hand sizes, legality of every decision against ``sim.xuezhan_players``, winners never
+act, every win complete by the shanten kernel and free of its void suit, money balanced) and records the
+first violation per deal.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from kernels.fan_ids import (
+    DISCARD_AFTER_KONG_FLAG,
+    EARTHLY_HAND_FLAG,
+    HEAVENLY_HAND_FLAG,
+    KONG_REPLACEMENT_FLAG,
+    LAST_WALL_TILE_FLAG,
+    N_FANS,
+    READY_FLAG,
+    ROBBING_KONG_FLAG,
+    SELF_DRAWN_FLAG,
+    Fan,
+)
+from kernels.shanten import _hand_shanten
+from kernels.tables import load_tables
+from kernels.tiles import (
+    MELD_CONCEALED_KONG,
+    MELD_KONG,
+    MELD_PONG,
+    N_KINDS,
+    PIN_START,
+    SOU_START,
+    TILE_SETS,
+)
+from kernels.win_check import load_complete_bits
+from kernels.xuezhan_fans import _best_discard_value, _score_xuezhan
+from sim import xuezhan_players as players_module
+from sim.actions import (
+    ADDED_KONG,
+    CONCEALED_KONG,
+    DISCARD,
+    DISCARD_READY,
+    KONG,
+    NO_TILE,
+    PASS,
+    PONG,
+    WIN,
+    action_code,
+    action_tile,
+    encode,
+)
+from sim.random_streams import random_below, shuffle_in_place, stream_state
+from sim.xuezhan_players import (
+    ADDED_OTHERS,
+    ANY_MELD,
+    CAP,
+    CHAJIAO_VOIDS_KONG_MONEY,
+    COMBINE_MULTIPLY,
+    CONCEALED_OTHERS,
+    DEALER,
+    DEALER_DISCARDS,
+    DECLARED,
+    DECLARED_READY,
+    DECLARED_VOID,
+    EARTHLY_SELF_DRAWN,
+    EXCHANGE_BUFFER,
+    EXCHANGE_THREE,
+    EXCHANGED,
+    EXPOSED_DISCARDER,
+    EXPOSED_OTHERS,
+    FRONT_DRAWS,
+    KONG_UNITS,
+    KONG_UNITS_IN_WIN,
+    LAST_TILE_KONG,
+    MAX_SEATS,
+    MISSED_VALUE,
+    MISSED_WIN_LOCK,
+    N_MELDS,
+    N_SEATS,
+    PASS_PONG_LOCK,
+    PASS_WIN_LOCK,
+    PASSED_KONG,
+    PASSED_KONG_PAYS,
+    PLAYER_BUFFERS,
+    PONG_LOCK,
+    SELF_DRAWN_UNIT,
+    SETTINGS_FIELDS,
+    SUIT_SIZE,
+    TURN,
+    VOID_SUIT,
+    WALL_BACK,
+    WALL_FRONT,
+    WALL_TILES,
+    WIN_LOCK,
+    WON,
+    is_complete,
+    is_legal_claim,
+    is_legal_turn_action,
+    new_state,
+    next_in_deal,
+    pong_index,
+    ready_after_discard,
+    reset_state,
+    shanten,
+    void_tiles_held,
+    wall_left,
+)
+
+DEALT, DEALT_TO_DEALER = 13, 14
+
+# Where the tile a player holds as its 3k+2nd came from: it decides 天胡, 地胡 and 杠上开花.
+FROM_DEAL, FROM_WALL, FROM_KONG, FROM_CLAIM = 0, 1, 2, 3
+
+NOT_WON, SELF_DRAWN, DISCARD_WIN, ROBBED_KONG = -1, 1, 2, 3
+WIN_TYPES = {SELF_DRAWN: "self_drawn", DISCARD_WIN: "discard", ROBBED_KONG: "robbed_kong"}
+
+# Record layout (int32 per deal): the deal's columns, then per-seat blocks of MAX_SEATS columns.
+# Deal: winners (wins in the deal), first_winner (-1: none), multi_win (some discard or robbed kong was won by
+# several), draw (the wall ran out with two or more players not won: 查叫), next_dealer (RULES.md 6).
+# Per seat s: win_order_s (0: not won; simultaneous winners share a number), win_type_s (-1, or 1 self-drawn,
+# 2 discard, 3 robbed kong), payers_s, fan_value_s (the raw value of its win), money_s = win_money_s +
+# kong_money_s + chajiao_money_s + guansi_money_s (net units this deal; win_money_s also holds what it paid for
+# others' wins), declared_s (报叫), ready_s (ready at the end, not won), initial_shanten_s, melds_s, and
+# win_income_s (what its payers paid for its own win).
+DEAL_COLUMNS = (
+    "dealer", "n_seats", "winners", "first_winner", "multi_win", "draw", "next_dealer", "turns", "tiles_left",
+    "violation",
+)
+SEAT_COLUMNS = (
+    "win_order", "win_type", "payers", "fan_value", "money", "win_money", "kong_money", "chajiao_money",
+    "guansi_money", "declared", "ready", "initial_shanten", "melds", "win_income",
+)
+(
+    R_DEALER, R_N_SEATS, R_WINNERS, R_FIRST_WINNER, R_MULTI_WIN, R_DRAW, R_NEXT_DEALER, R_TURNS, R_TILES_LEFT,
+    R_VIOLATION,
+) = range(len(DEAL_COLUMNS))
+(
+    R_WIN_ORDER, R_WIN_TYPE, R_PAYERS, R_FAN_VALUE, R_MONEY, R_WIN_MONEY, R_KONG_MONEY, R_CHAJIAO_MONEY,
+    R_GUANSI_MONEY, R_DECLARED, R_READY, R_INITIAL_SHANTEN, R_MELDS, R_WIN_INCOME,
+) = range(len(DEAL_COLUMNS), len(DEAL_COLUMNS) + MAX_SEATS * len(SEAT_COLUMNS), MAX_SEATS)
+RECORD_WIDTH = len(DEAL_COLUMNS) + MAX_SEATS * len(SEAT_COLUMNS)
+
+
+def record_columns(n_seats: int) -> tuple[str, ...]:
+    """The public record columns of an n-seat game: the deal's, then ``name_s`` for each seat."""
+    return DEAL_COLUMNS + tuple(f"{name}_{seat}" for name in SEAT_COLUMNS for seat in range(n_seats))
+
+
+RECORD_COLUMNS = record_columns(MAX_SEATS)
+
+# Event log codes: (code, seat, tile, amount). Payments: seat = payer, tile = payee.
+(
+    EV_DEAL, EV_DRAW, EV_REPLACEMENT, EV_DISCARD, EV_DECLARE, EV_PONG, EV_KONG, EV_CONCEALED_KONG, EV_ADDED_KONG,
+    EV_WIN_SELF_DRAWN, EV_WIN_DISCARD, EV_WIN_ROBBED_KONG, EV_EXHAUSTED, EV_END, EV_PAY_WIN, EV_PAY_KONG,
+    EV_PAY_CHAJIAO, EV_PAY_GUANSI, EV_REFUND_KONG, EV_EXCHANGE, EV_VOID_SUIT,
+) = range(21)
+EVENT_NAMES = (
+    "deal", "draw", "replacement", "discard", "declares 报叫", "pong", "kong", "concealed kong", "added kong",
+    "self-drawn win", "win on discard", "robs the kong", "wall empty", "deal over", "pays for a win",
+    "pays kong money", "pays 查叫", "pays 关死", "returns kong money", "gives three tiles (换三张)",
+    "declares a void suit (定缺)",
+)
+EXCHANGE_PACKING = 100  # an EV_EXCHANGE amount is a * 100**2 + b * 100 + c for its tiles a <= b <= c
+MAX_EVENTS = 600
+
+(
+    NO_VIOLATION, TILES_NOT_CONSERVED, COUNT_OUT_OF_RANGE, WRONG_HAND_SIZE, ILLEGAL_ACTION, WIN_NOT_COMPLETE,
+    MONEY_NOT_BALANCED, LOG_OVERFLOW, WIN_HOLDS_VOID_SUIT,
+) = range(9)
+VIOLATIONS = (
+    "none", "tiles not conserved", "tile count out of range", "wrong hand size", "illegal action",
+    "win on an incomplete hand", "money not balanced", "event log overflow", "win holding the void suit",
+)
+
+# Engine work arrays after the players' (sim.xuezhan_players.new_buffers).
+B_STREAMS, B_COUNTS, B_KONG_PAID, B_WON_SIZE, B_FAN_COUNTS, B_SCRATCH, B_WINNERS, B_RAW, B_FLAGS = range(
+    PLAYER_BUFFERS, PLAYER_BUFFERS + 9
+)
+
+
+def exchanged_tiles(amount: int) -> tuple[int, int, int]:
+    """The three tile kinds of an EV_EXCHANGE event's amount, ascending."""
+    return (amount // EXCHANGE_PACKING**2, amount // EXCHANGE_PACKING % EXCHANGE_PACKING, amount % EXCHANGE_PACKING)
+
+
+# ------------------------------------------------------------------------------------- table moves
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _log(events, code, seat, tile, amount):
+    count = events[0, 0] + 1
+    if count < events.shape[0]:
+        events[count, 0], events[count, 1], events[count, 2], events[count, 3] = code, seat, tile, amount
+        events[0, 0] = count
+
+
+@njit(cache=True, _nrt=False)
+def _draw(seat, from_back, wall, state, events):
+    """Draw for `seat` (from the back for a kong replacement); -1 when the wall is empty."""
+    hands, table = state[0], state[3]
+    if wall_left(table) == 0:
+        return -1
+    if from_back:
+        tile = wall[table[WALL_BACK]]
+        table[WALL_BACK] -= 1
+        _log(events, EV_REPLACEMENT, seat, tile, 0)
+    else:
+        tile = wall[table[WALL_FRONT]]
+        table[WALL_FRONT] += 1
+        table[FRONT_DRAWS + seat] += 1
+        _log(events, EV_DRAW, seat, tile, 0)
+    hands[seat, tile] += 1
+    table[TURN] += 1
+    return tile
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _add_meld(seat, code, low, state):
+    melds, table = state[1], state[3]
+    index = table[N_MELDS + seat]
+    melds[seat, index, 0], melds[seat, index, 1] = code, low
+    table[N_MELDS + seat] += 1
+    table[ANY_MELD] = 1
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _hand_changed(seat, table):
+    """The seat acted (discard or claim): its 过手碰 and 过水胡 locks end, and 漏胡 ends with the changed hand."""
+    table[PONG_LOCK + seat] = 0
+    table[WIN_LOCK + seat] = 0
+    table[MISSED_VALUE + seat] = -1
+
+
+@njit(cache=True, _nrt=False)
+def _declare(seat, state, rules, buffers, events):
+    """报叫: the seat's hand (3k+1 tiles, ready) is locked and its waits become public."""
+    hands, table, waits = state[0], state[3], state[5]
+    table[DECLARED + seat] = 1
+    players_module.find_waits(hands[seat], table[N_MELDS + seat], rules[8], waits[seat])
+    _log(events, EV_DECLARE, seat, NO_TILE, 0)
+
+
+# ------------------------------------------------------------------------------------- wins and money
+
+
+@njit(cache=True)  # the fan evaluator allocates its work arrays: reference counting on
+def _win_value(seat, tile, flags, in_hand, state, rules, buffers):
+    """The raw value of the seat's win on `tile`, or -1 when the hand is not complete or (定缺) holds a tile
+    of the seat's void suit."""
+    hands, melds, table = state[0], state[1], state[3]
+    hand = hands[seat]
+    n_melds = table[N_MELDS + seat]
+    if not in_hand:
+        hand[tile] += 1
+    complete = is_complete(hand, n_melds, rules[8]) and void_tiles_held(seat, state) == 0
+    hand[tile] -= 1  # the evaluator takes the concealed tiles without the winning tile
+    raw = -1
+    if complete:
+        raw = _score_xuezhan(
+            hand, melds[seat], n_melds, tile, flags, rules[0], rules[1], rules[2], rules[3],
+            rules[6][COMBINE_MULTIPLY], buffers[B_FAN_COUNTS],
+        )
+    if in_hand:
+        hand[tile] += 1
+    return raw
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _may_win(seat, raw, on_discard, table):
+    """A complete hand may win unless 过水胡 (on a discard) or 漏胡 (not worth more than the passed win) binds."""
+    if raw < 0:
+        return False
+    if on_discard and table[WIN_LOCK + seat] != 0:
+        return False
+    return not (table[MISSED_VALUE + seat] >= 0 and raw <= table[MISSED_VALUE + seat])
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _passed_win(seat, raw, table, settings):
+    if settings[PASS_WIN_LOCK] != 0:
+        table[WIN_LOCK + seat] = 1
+    if settings[MISSED_WIN_LOCK] != 0 and raw > table[MISSED_VALUE + seat]:
+        table[MISSED_VALUE + seat] = raw
+
+
+@njit(cache=True, _nrt=False)
+def _payment(raw, payee, payer, self_drawn, dealt_in, state, rules):
+    """What `payer` pays for `payee`'s win (or 查叫/关死 value) of raw value `raw`, in units."""
+    table, settings, values = state[3], rules[6], rules[0]
+    amount = raw
+    if settings[COMBINE_MULTIPLY] != 0:
+        if dealt_in and table[DECLARED + payer] == 1 and values[Fan.READY_HAND] > 0:
+            amount *= values[Fan.READY_HAND]
+    else:
+        if settings[KONG_UNITS_IN_WIN] != 0:
+            amount += max(0, table[KONG_UNITS + payee])
+        if settings[SELF_DRAWN_UNIT] != 0 and self_drawn:
+            amount += 1
+    if settings[CAP] > 0:
+        amount = min(amount, settings[CAP])
+    return amount
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _transfer(payer, payee, amount, column, code, record, events):
+    record[column + payer] -= amount
+    record[column + payee] += amount
+    _log(events, code, payer, payee, amount)
+
+
+@njit(cache=True, _nrt=False)
+def _kong_money(seat, code, discarder, state, rules, buffers, record, events):
+    """Kong money at once, from the players still in (the discarder of an exposed kong pays more)."""
+    table, settings = state[3], rules[6]
+    kong_paid = buffers[B_KONG_PAID]
+    for payer in range(table[N_SEATS]):
+        if payer == seat or table[WON + payer] != 0:
+            continue
+        if code == KONG:
+            amount = settings[EXPOSED_DISCARDER] if payer == discarder else settings[EXPOSED_OTHERS]
+        elif code == ADDED_KONG:
+            amount = settings[ADDED_OTHERS]
+        else:
+            amount = settings[CONCEALED_OTHERS]
+        if amount > 0:
+            _transfer(payer, seat, amount, R_KONG_MONEY, EV_PAY_KONG, record, events)
+            table[KONG_UNITS + payer] -= amount
+            table[KONG_UNITS + seat] += amount
+            kong_paid[payer, seat] += amount
+
+
+@njit(cache=True)  # the fan evaluator allocates its work arrays: reference counting on
+def _win(winner, tile, flags, win_type, payer, order, state, rules, buffers, record, fans, events, validate):
+    """Score and pay one win. payer -1: every other player still in pays (self-drawn); otherwise that
+    player (discarder or robbed). The hand is closed with its winning tile; the caller marks it won."""
+    hands, melds, table = state[0], state[1], state[3]
+    hand = hands[winner]
+    n_melds = table[N_MELDS + winner]
+    counts = buffers[B_FAN_COUNTS]
+    if win_type == SELF_DRAWN:
+        hand[tile] -= 1
+    raw = _score_xuezhan(
+        hand, melds[winner], n_melds, tile, flags, rules[0], rules[1], rules[2], rules[3],
+        rules[6][COMBINE_MULTIPLY], counts,
+    )
+    hand[tile] += 1
+    if validate and _hand_shanten(hand, n_melds, rules[4], rules[5], 0, False, buffers[B_SCRATCH]) != -1:
+        _note(record, WIN_NOT_COMPLETE)
+    if validate and _holds_void_suit(winner, state):
+        _note(record, WIN_HOLDS_VOID_SUIT)
+    if win_type != SELF_DRAWN:
+        hand[tile] -= 1  # the discard (or robbed tile) stays on the table
+    for fan in range(N_FANS):
+        fans[winner, fan] = counts[fan]
+    record[R_WIN_ORDER + winner] = order
+    record[R_WIN_TYPE + winner] = win_type
+    record[R_FAN_VALUE + winner] = raw
+    code = EV_WIN_SELF_DRAWN if win_type == SELF_DRAWN else EV_WIN_DISCARD if win_type == DISCARD_WIN else EV_WIN_ROBBED_KONG
+    _log(events, code, winner, tile, raw)
+    buffers[B_WON_SIZE][winner] = 14 if win_type == SELF_DRAWN else 13
+    n_payers = 0
+    for other in range(table[N_SEATS]):
+        if other == winner or table[WON + other] != 0 or (payer >= 0 and other != payer):
+            continue
+        amount = _payment(raw, winner, other, win_type == SELF_DRAWN, payer >= 0, state, rules)
+        _transfer(other, winner, amount, R_WIN_MONEY, EV_PAY_WIN, record, events)
+        record[R_WIN_INCOME + winner] += amount
+        n_payers += 1
+    record[R_PAYERS + winner] = n_payers
+    if record[R_WINNERS] == 0:
+        record[R_FIRST_WINNER] = winner
+    record[R_WINNERS] += 1
+
+
+@njit(cache=True)  # the fan evaluator allocates its work arrays: reference counting on
+def _end(exhausted, state, rules, buffers, record, events, validate):
+    """Settle the end of the deal: 查叫 (exhaustive draw with two or more still in) and 关死, then the record."""
+    hands, melds, table = state[0], state[1], state[3]
+    settings = rules[6]
+    n = table[N_SEATS]
+    counts = buffers[B_FAN_COUNTS]
+    best = buffers[B_RAW]
+    still_in = 0
+    for seat in range(n):
+        best[seat] = 0
+        if table[WON + seat] == 0:
+            still_in += 1
+            flags = READY_FLAG if table[DECLARED + seat] == 1 else 0
+            if void_tiles_held(seat, state) == 0:  # (定缺) a hand holding its void suit cannot win: not ready
+                best[seat] = _best_discard_value(
+                    hands[seat], melds[seat], table[N_MELDS + seat], flags, rules[0], rules[1], rules[2], rules[3],
+                    settings[COMBINE_MULTIPLY], counts,
+                )
+            record[R_READY + seat] = 1 if best[seat] > 0 else 0
+    if exhausted and still_in >= 2:
+        record[R_DRAW] = 1
+        _log(events, EV_EXHAUSTED, -1, NO_TILE, 0)
+        # 查叫 first, each payment computed before any 003 refund changes the kong units.
+        kong_paid = buffers[B_KONG_PAID]
+        for payer in range(n):
+            if table[WON + payer] != 0 or best[payer] > 0:
+                continue
+            paid = False
+            for payee in range(n):
+                if table[WON + payee] == 0 and best[payee] > 0:
+                    amount = _payment(best[payee], payee, payer, False, False, state, rules)
+                    _transfer(payer, payee, amount, R_CHAJIAO_MONEY, EV_PAY_CHAJIAO, record, events)
+                    paid = True
+            buffers[B_FLAGS][payer] = 1 if paid else 0
+        for payer in range(n):
+            if table[WON + payer] != 0 or best[payer] > 0:
+                continue
+            if settings[CHAJIAO_VOIDS_KONG_MONEY] != 0 and buffers[B_FLAGS][payer] == 1:
+                for other in range(n):
+                    amount = kong_paid[other, payer]
+                    if amount > 0:
+                        _transfer(payer, other, amount, R_KONG_MONEY, EV_REFUND_KONG, record, events)
+                        kong_paid[other, payer] = 0
+    else:
+        _log(events, EV_END, -1, NO_TILE, 0)
+    # 关死: a declarer still in pays every other ready player still in that player's highest value.
+    for payer in range(n):
+        if table[WON + payer] != 0 or table[DECLARED + payer] == 0:
+            continue
+        for payee in range(n):
+            if payee != payer and table[WON + payee] == 0 and best[payee] > 0:
+                amount = _payment(best[payee], payee, payer, False, False, state, rules)
+                _transfer(payer, payee, amount, R_GUANSI_MONEY, EV_PAY_GUANSI, record, events)
+    total = 0
+    for seat in range(n):
+        record[R_DECLARED + seat] = table[DECLARED + seat]
+        record[R_MELDS + seat] = table[N_MELDS + seat]
+        record[R_MONEY + seat] = (
+            record[R_WIN_MONEY + seat] + record[R_KONG_MONEY + seat] + record[R_CHAJIAO_MONEY + seat]
+            + record[R_GUANSI_MONEY + seat]
+        )
+        total += record[R_MONEY + seat]
+    if validate and total != 0:
+        _note(record, MONEY_NOT_BALANCED)
+    record[R_TURNS] = table[TURN]
+    record[R_TILES_LEFT] = wall_left(table)
+
+
+# ------------------------------------------------------------------------------------- validation
+
+
+@njit(cache=True, _nrt=False)
+def _check_table(state, wall, rules, actor, won_size, counts):
+    """The first violation of the table's invariants, or NO_VIOLATION. `actor` holds 3k+2 tiles (-1: none),
+    other players still in 3k+1, winners the size they won with (won_size); `counts` is int64 (2, 34)."""
+    hands, melds, visible, table = state[0], state[1], state[2], state[3]
+    tile_set = rules[7]
+    accounted, exposed = counts[0], counts[1]
+    n = table[N_SEATS]
+    for kind in range(N_KINDS):
+        accounted[kind] = 0
+        exposed[kind] = 0
+    for kind in range(N_KINDS):
+        for seat in range(MAX_SEATS):
+            if hands[seat, kind] < 0 or hands[seat, kind] > 4 or (seat >= n and hands[seat, kind] != 0):
+                return COUNT_OUT_OF_RANGE
+            accounted[kind] += hands[seat, kind]
+        if visible[kind] < 0 or visible[kind] > 4:
+            return COUNT_OUT_OF_RANGE
+        accounted[kind] += visible[kind]
+    for position in range(table[WALL_FRONT], table[WALL_BACK] + 1):
+        accounted[wall[position]] += 1
+    for seat in range(n):
+        size = 0
+        for kind in range(N_KINDS):
+            size += hands[seat, kind]
+        for index in range(table[N_MELDS + seat]):
+            code, low = melds[seat, index, 0], melds[seat, index, 1]
+            size += 3
+            if code == MELD_CONCEALED_KONG:
+                accounted[low] += 4
+            else:
+                exposed[low] += 3 if code == MELD_PONG else 4
+        expected = won_size[seat] if table[WON + seat] != 0 else 14 if seat == actor else 13
+        if size != expected:
+            return WRONG_HAND_SIZE
+    for kind in range(N_KINDS):
+        if accounted[kind] != tile_set[kind] or exposed[kind] > visible[kind]:
+            return TILES_NOT_CONSERVED
+    return NO_VIOLATION
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _note(record, violation):
+    if record[R_VIOLATION] == NO_VIOLATION:
+        record[R_VIOLATION] = violation
+
+
+@njit(cache=True, _nrt=False)
+def _check(state, wall, rules, actor, buffers, record, events, validate):
+    if validate:
+        _note(record, _check_table(state, wall, rules, actor, buffers[B_WON_SIZE], buffers[B_COUNTS]))
+        if events[0, 0] >= events.shape[0] - 1:
+            _note(record, LOG_OVERFLOW)
+
+
+@njit(cache=True, _nrt=False)
+def _holds_void_suit(seat, state):
+    """Whether the seat holds a tile of its void suit (定缺), concealed or in a meld: an independent check."""
+    hands, melds, table = state[0], state[1], state[3]
+    start = table[DECLARED_VOID + seat]
+    if start < 0:
+        return False
+    for kind in range(start, start + SUIT_SIZE):
+        if hands[seat, kind] > 0:
+            return True
+    for index in range(table[N_MELDS + seat]):
+        if start <= melds[seat, index, 1] < start + SUIT_SIZE:
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def _first_held(seat, state, drawn):
+    """A legal stand-in discard after an illegal decision: the drawn tile, else the first tile held (under
+    定缺, while the seat holds its void suit, of that suit)."""
+    hands, table = state[0], state[3]
+    first = 0
+    if void_tiles_held(seat, state) > 0:
+        first = table[DECLARED_VOID + seat]
+    if drawn >= first and hands[seat, drawn] > 0 and (first == 0 or drawn < first + SUIT_SIZE):
+        return drawn
+    for kind in range(first, N_KINDS):
+        if hands[seat, kind] > 0:
+            return kind
+    return -1
+
+
+# ------------------------------------------------------------------------------------- the opening (换三张, 定缺)
+
+
+@njit(cache=True, _nrt=False)
+def _first_three_of_a_suit(seat, state, out):
+    """A legal stand-in for an illegal 换三张 choice: the first three tiles of the first suit held three times."""
+    hand = state[0][seat]
+    for start in (PIN_START, SOU_START):
+        held = 0
+        for kind in range(start, start + SUIT_SIZE):
+            held += hand[kind]
+        if held < EXCHANGED:
+            continue
+        index = 0
+        for kind in range(start, start + SUIT_SIZE):
+            for _ in range(hand[kind]):
+                if index < EXCHANGED:
+                    out[index] = kind
+                    index += 1
+        return
+
+
+@njit(cache=True, _nrt=False)
+def _exchange(dealer, n, stream, kinds, parameters, state, rules, buffers, record, events, validate):
+    """换三张: every seat chooses, then the direction is drawn from the deal's stream and the tiles move.
+    Returns the last tile the dealer received."""
+    hands = state[0]
+    streams = buffers[B_STREAMS]
+    chosen = buffers[EXCHANGE_BUFFER]
+    for step in range(n):
+        seat = (dealer + step) % n
+        streams[seat] = players_module.choose_exchange(
+            kinds[seat], parameters[seat], seat, state, rules, buffers, streams[seat], chosen[seat]
+        )
+        if validate and not players_module.is_legal_exchange(seat, chosen[seat], state):
+            _note(record, ILLEGAL_ACTION)
+            _first_three_of_a_suit(seat, state, chosen[seat])
+    # Clockwise: to the previous seat in turn order; counter-clockwise: to the next; across: two on.
+    _, pick = random_below(stream, n - 1)
+    offset = n - 1 if pick == 0 else pick
+    for seat in range(n):
+        for index in range(EXCHANGED):
+            hands[seat, chosen[seat, index]] -= 1
+    for step in range(n):
+        seat = (dealer + step) % n
+        receiver = (seat + offset) % n
+        packed = 0
+        for index in range(EXCHANGED):
+            hands[receiver, chosen[seat, index]] += 1
+            packed = packed * EXCHANGE_PACKING + chosen[seat, index]
+        _log(events, EV_EXCHANGE, seat, receiver, packed)
+    return chosen[(dealer - offset + n) % n, EXCHANGED - 1]
+
+
+@njit(cache=True, _nrt=False)
+def _declare_voids(dealer, n, kinds, state, buffers, record, events, validate):
+    """定缺: every seat declares the suit it will shed and may not win holding."""
+    table = state[3]
+    streams = buffers[B_STREAMS]
+    for step in range(n):
+        seat = (dealer + step) % n
+        start, streams[seat] = players_module.choose_void_suit(kinds[seat], seat, state, streams[seat])
+        if validate and start != PIN_START and start != SOU_START:
+            _note(record, ILLEGAL_ACTION)
+            start = PIN_START
+        table[DECLARED_VOID + seat] = start
+        _log(events, EV_VOID_SUIT, seat, start, 0)
+
+
+# ------------------------------------------------------------------------------------- one deal
+
+
+@njit(cache=True)  # the fan evaluator allocates its work arrays: reference counting on
+def _play_deal(deal, dealer, n, seed, template, wall, rules, kinds, parameters, state, buffers, events, record, fans, validate):
+    """Play one deal into `record`, `fans` and `events`; every array is reused."""
+    hands, melds, visible, table, discarded = state[0], state[1], state[2], state[3], state[4]
+    settings = rules[6]
+    reset_state(state)
+    events[0, 0] = 0
+    for column in range(record.shape[0]):
+        record[column] = 0
+    for seat in range(MAX_SEATS):
+        record[R_WIN_TYPE + seat] = NOT_WON
+        record[R_INITIAL_SHANTEN + seat] = 0
+        for fan in range(N_FANS):
+            fans[seat, fan] = 0
+        for other in range(MAX_SEATS):
+            buffers[B_KONG_PAID][seat, other] = 0
+        buffers[B_WON_SIZE][seat] = 0
+    record[R_FIRST_WINNER] = -1
+    streams = buffers[B_STREAMS]
+    winners, raws = buffers[B_WINNERS], buffers[B_RAW]
+
+    for position in range(template.shape[0]):
+        wall[position] = template[position]
+    stream = stream_state(seed, 0, deal)
+    stream, _ = random_below(stream, n)  # the deal's own dealer draw: used when deals are independent
+    stream = shuffle_in_place(stream, wall)  # what is left of the stream draws the 换三张 direction
+    for seat in range(n):
+        streams[seat] = stream_state(seed, 1 + seat, deal)
+
+    table[N_SEATS] = n
+    table[DEALER] = dealer
+    record[R_DEALER] = dealer
+    record[R_N_SEATS] = n
+    position = 0
+    for step in range(n):
+        seat = (dealer + step) % n
+        for _ in range(DEALT_TO_DEALER if step == 0 else DEALT):
+            tile = wall[position]
+            hands[seat, tile] += 1
+            _log(events, EV_DEAL, seat, tile, 0)
+            position += 1
+    table[WALL_FRONT] = position
+    table[WALL_BACK] = template.shape[0] - 1
+    last_dealt = wall[DEALT_TO_DEALER - 1]
+    if settings[EXCHANGE_THREE] != 0:
+        received = _exchange(dealer, n, stream, kinds, parameters, state, rules, buffers, record, events, validate)
+        if hands[dealer, last_dealt] == 0:
+            last_dealt = received
+    if settings[VOID_SUIT] != 0:
+        _declare_voids(dealer, n, kinds, state, buffers, record, events, validate)
+    for seat in range(n):
+        record[R_INITIAL_SHANTEN + seat] = shanten(hands[seat], 0, rules[4])
+    table[TURN] = 1
+    _check(state, wall, rules, dealer, buffers, record, events, validate)
+
+    # 报叫 right after the deal: the non-dealers, in turn order (under 定缺 only a hand free of its void suit).
+    if settings[DECLARED_READY] != 0:
+        for step in range(1, n):
+            seat = (dealer + step) % n
+            if record[R_INITIAL_SHANTEN + seat] == 0 and void_tiles_held(seat, state) == 0:
+                declare, streams[seat] = players_module.declare_at_deal(
+                    kinds[seat], parameters[seat], seat, state, rules, buffers, streams[seat]
+                )
+                if declare:
+                    _declare(seat, state, rules, buffers, events)
+
+    win_order = 0
+    next_dealer = -1
+    seat = dealer
+    drawn = last_dealt
+    source = FROM_DEAL
+    while True:
+        # ---- the seat's turn: it holds 3k+2 tiles; `drawn` is the tile just drawn (-1 after a pong)
+        after_kong = source == FROM_KONG
+        discard = -1
+        declare = False
+        robbed = False
+        n_robbers = 0
+        while True:
+            raw = -1
+            flags = 0
+            if drawn >= 0:
+                flags = SELF_DRAWN_FLAG
+                if table[DECLARED + seat] == 1:
+                    flags |= READY_FLAG
+                if source != FROM_DEAL and wall_left(table) == 0:
+                    flags |= LAST_WALL_TILE_FLAG
+                if source == FROM_KONG:
+                    flags |= KONG_REPLACEMENT_FLAG
+                if source == FROM_DEAL:
+                    flags |= HEAVENLY_HAND_FLAG
+                elif (
+                    settings[EARTHLY_SELF_DRAWN] != 0 and seat != dealer and source == FROM_WALL
+                    and table[FRONT_DRAWS + seat] == 1 and table[ANY_MELD] == 0
+                ):
+                    flags |= EARTHLY_HAND_FLAG
+                raw = _win_value(seat, drawn, flags, True, state, rules, buffers)
+            win_allowed = _may_win(seat, raw, False, table)
+            if table[DECLARED + seat] == 1 and win_allowed:
+                action = encode(WIN, NO_TILE)  # a declarer must win at the first chance
+            else:
+                action, streams[seat] = players_module.turn_action(
+                    kinds[seat], parameters[seat], seat, win_allowed, drawn, state, rules, buffers, streams[seat]
+                )
+            code, tile = action_code(action), action_tile(action)
+            if validate:
+                ready_after = code == DISCARD_READY and tile < N_KINDS and ready_after_discard(seat, tile, state, rules)
+                if not is_legal_turn_action(action, seat, win_allowed, drawn, ready_after, state, rules, buffers):
+                    _note(record, ILLEGAL_ACTION)
+                    code, tile = DISCARD, _first_held(seat, state, drawn)
+            if code != WIN and win_allowed:
+                _passed_win(seat, raw, table, settings)
+            if code == WIN:
+                win_order += 1
+                _win(seat, drawn, flags, SELF_DRAWN, -1, win_order, state, rules, buffers, record, fans, events, validate)
+                table[WON + seat] = win_order
+                if next_dealer < 0:
+                    next_dealer = seat
+                break
+            if code == CONCEALED_KONG:
+                hands[seat, tile] -= 4
+                _add_meld(seat, MELD_CONCEALED_KONG, tile, state)
+                _log(events, EV_CONCEALED_KONG, seat, tile, 0)
+                _kong_money(seat, CONCEALED_KONG, -1, state, rules, buffers, record, events)
+            else:  # ADDED_KONG; DISCARD and DISCARD_READY leave the loop
+                if code != ADDED_KONG:
+                    discard = tile
+                    declare = code == DISCARD_READY
+                    break
+                hands[seat, tile] -= 1
+                _log(events, EV_ADDED_KONG, seat, tile, 0)
+                # 抢杠: every other player still in may rob; all who do, win, and the kong fails.
+                n_robbers = 0
+                for step in range(1, n):
+                    other = (seat + step) % n
+                    if table[WON + other] != 0:
+                        continue
+                    rob_flags = ROBBING_KONG_FLAG | (READY_FLAG if table[DECLARED + other] == 1 else 0)
+                    rob_raw = _win_value(other, tile, rob_flags, False, state, rules, buffers)
+                    rob_allowed = _may_win(other, rob_raw, True, table)
+                    if not rob_allowed:
+                        continue
+                    if table[DECLARED + other] == 1:
+                        response = encode(WIN, NO_TILE)
+                    else:
+                        response, streams[other] = players_module.claim_action(
+                            kinds[other], parameters[other], other, tile, True, False, state, rules, buffers, streams[other]
+                        )
+                    if validate and not is_legal_claim(response, other, tile, True, False, state, rules, buffers):
+                        _note(record, ILLEGAL_ACTION)
+                        response = encode(WIN, NO_TILE)
+                    if action_code(response) == WIN:
+                        winners[n_robbers] = other
+                        raws[n_robbers] = rob_flags
+                        n_robbers += 1
+                    else:
+                        _passed_win(other, rob_raw, table, settings)
+                if n_robbers > 0:
+                    visible[tile] += 1  # the robbed tile lies on the table
+                    win_order += 1
+                    for index in range(n_robbers):
+                        _win(winners[index], tile, raws[index], ROBBED_KONG, seat, win_order, state, rules, buffers, record, fans, events, validate)
+                    for index in range(n_robbers):
+                        table[WON + winners[index]] = win_order
+                    if n_robbers > 1:
+                        record[R_MULTI_WIN] = 1
+                    if next_dealer < 0:
+                        next_dealer = winners[0] if n_robbers == 1 else seat
+                    robbed = True
+                    _hand_changed(seat, table)
+                    break
+                melds[seat, pong_index(seat, melds, table, tile), 0] = MELD_KONG
+                visible[tile] += 1
+                table[ANY_MELD] = 1
+                if settings[PASSED_KONG_PAYS] != 0 or (table[PASSED_KONG + seat] >> tile) & 1 == 0:
+                    _kong_money(seat, ADDED_KONG, -1, state, rules, buffers, record, events)
+            table[MISSED_VALUE + seat] = -1  # a kong changes the hand: 漏胡 ends
+            drawn = _draw(seat, True, wall, state, events)
+            source = FROM_KONG
+            after_kong = True
+            _check(state, wall, rules, seat, buffers, record, events, validate)
+
+        if discard < 0:
+            # ---- the turn ended in a win (self-drawn or robbed): play goes on after the winner(s)
+            if robbed:
+                last = winners[n_robbers - 1]
+                _check(state, wall, rules, -1, buffers, record, events, validate)
+            else:
+                last = seat
+                _check(state, wall, rules, -1, buffers, record, events, validate)
+            if n - win_order_count(table, n) <= 1:
+                _end(False, state, rules, buffers, record, events, validate)
+                break
+            seat = next_in_deal(last, table)
+            drawn = _draw(seat, False, wall, state, events)
+            if drawn < 0:
+                _end(True, state, rules, buffers, record, events, validate)
+                break
+            source = FROM_WALL
+            _check(state, wall, rules, seat, buffers, record, events, validate)
+            continue
+
+        # ---- the discard
+        hands[seat, discard] -= 1
+        visible[discard] += 1
+        discarded[seat, discard] += 1
+        _log(events, EV_DISCARD, seat, discard, 0)
+        if seat == dealer:
+            table[DEALER_DISCARDS] += 1
+        _hand_changed(seat, table)
+        if declare:
+            _declare(seat, state, rules, buffers, events)
+        _check(state, wall, rules, -1, buffers, record, events, validate)
+
+        # ---- the others' responses, in turn order: wins first, then the one pong or kong
+        base_flags = LAST_WALL_TILE_FLAG if wall_left(table) == 0 else 0
+        if after_kong:
+            base_flags |= DISCARD_AFTER_KONG_FLAG
+        if seat == dealer and table[DEALER_DISCARDS] == 1 and table[ANY_MELD] == 0:
+            base_flags |= EARTHLY_HAND_FLAG
+        n_winners = 0
+        claimer, claim = -1, PASS
+        for step in range(1, n):
+            other = (seat + step) % n
+            if table[WON + other] != 0:
+                continue
+            flags = base_flags | (READY_FLAG if table[DECLARED + other] == 1 else 0)
+            raw = _win_value(other, discard, flags, False, state, rules, buffers)
+            win_allowed = _may_win(other, raw, True, table)
+            if table[DECLARED + other] == 1 and win_allowed:
+                response = encode(WIN, NO_TILE)
+            else:
+                response, streams[other] = players_module.claim_action(
+                    kinds[other], parameters[other], other, discard, win_allowed, True, state, rules, buffers, streams[other]
+                )
+            if validate and not is_legal_claim(response, other, discard, win_allowed, True, state, rules, buffers):
+                _note(record, ILLEGAL_ACTION)
+                response = encode(WIN if table[DECLARED + other] == 1 and win_allowed else PASS, NO_TILE)
+            code = action_code(response)
+            if code == WIN:
+                winners[n_winners] = other
+                raws[n_winners] = flags
+                n_winners += 1
+                continue
+            if win_allowed:
+                _passed_win(other, raw, table, settings)
+            if code == PONG or code == KONG:
+                claimer, claim = other, code
+            elif settings[PASS_PONG_LOCK] != 0 and players_module.pong_legal(other, discard, state, settings):
+                table[PONG_LOCK + other] |= 1 << discard  # 过手碰: it passed a pong it could make
+        if n_winners > 0:
+            win_order += 1
+            for index in range(n_winners):
+                _win(winners[index], discard, raws[index], DISCARD_WIN, seat, win_order, state, rules, buffers, record, fans, events, validate)
+            for index in range(n_winners):
+                table[WON + winners[index]] = win_order
+            if n_winners > 1:
+                record[R_MULTI_WIN] = 1
+            if next_dealer < 0:
+                next_dealer = winners[0] if n_winners == 1 else seat
+            _check(state, wall, rules, -1, buffers, record, events, validate)
+            if n - win_order_count(table, n) <= 1:
+                _end(False, state, rules, buffers, record, events, validate)
+                break
+            seat = next_in_deal(winners[n_winners - 1], table)
+        elif claimer >= 0:
+            taken = 2 if claim == PONG else 3
+            hands[claimer, discard] -= taken
+            visible[discard] += taken
+            _hand_changed(claimer, table)
+            table[TURN] += 1
+            if claim == PONG:
+                if hands[claimer, discard] == 1 and wall_left(table) > 0:
+                    table[PASSED_KONG + claimer] |= 1 << discard  # 过手杠: it could have konged
+                _add_meld(claimer, MELD_PONG, discard, state)
+                _log(events, EV_PONG, claimer, discard, 0)
+                seat, drawn, source = claimer, -1, FROM_CLAIM
+                _check(state, wall, rules, seat, buffers, record, events, validate)
+                continue
+            _add_meld(claimer, MELD_KONG, discard, state)
+            _log(events, EV_KONG, claimer, discard, 0)
+            _kong_money(claimer, KONG, seat, state, rules, buffers, record, events)
+            seat = claimer
+            drawn = _draw(seat, True, wall, state, events)
+            source = FROM_KONG
+            _check(state, wall, rules, seat, buffers, record, events, validate)
+            continue
+        else:
+            seat = next_in_deal(seat, table)
+        drawn = _draw(seat, False, wall, state, events)
+        if drawn < 0:
+            _end(True, state, rules, buffers, record, events, validate)
+            break
+        source = FROM_WALL
+        _check(state, wall, rules, seat, buffers, record, events, validate)
+
+    record[R_NEXT_DEALER] = next_dealer if next_dealer >= 0 else dealer
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def win_order_count(table, n):
+    """How many seats have won."""
+    count = 0
+    for seat in range(n):
+        if table[WON + seat] != 0:
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def _play_deals(seed, first_deal, n, session_length, template, rules, kinds, parameters, buffers, validate, records, fans, events, wall):
+    """Play records.shape[0] deals from first_deal; the last deal's events and wall stay in `events`, `wall`."""
+    state = new_state()
+    dealer = 0
+    for row in range(records.shape[0]):
+        deal = first_deal + row
+        if session_length == 0 or deal % session_length == 0 or row == 0:
+            _, dealer = random_below(stream_state(seed, 0, deal), n)
+        _play_deal(deal, dealer, n, seed, template, wall, rules, kinds, parameters, state, buffers, events, records[row], fans[row], validate)
+        dealer = records[row, R_NEXT_DEALER]
+
+
+# ------------------------------------------------------------------------------------- public API
+
+
+def _new_buffers():
+    return players_module.new_buffers() + (
+        np.zeros(MAX_SEATS, np.uint64),  # seat streams
+        np.zeros((2, N_KINDS), np.int64),  # check counts
+        np.zeros((MAX_SEATS, MAX_SEATS), np.int64),  # kong money paid [payer, payee] this deal
+        np.zeros(MAX_SEATS, np.int64),  # hand size each winner won with
+        np.zeros(N_FANS, np.int64),  # fan counts
+        np.zeros((6, 10), np.int16),  # shanten scratch of the validating mode
+        np.zeros(MAX_SEATS, np.int64),  # winners of one discard or robbed kong
+        np.zeros(MAX_SEATS, np.int64),  # their flags; at the end, each seat's best value
+        np.zeros(MAX_SEATS, np.int64),  # 查叫 payers
+    )
+
+
+@dataclass(frozen=True)
+class XuezhanPlayers:
+    """The seats' heuristics: ids, parameter vectors and canonical texts."""
+
+    kinds: np.ndarray
+    parameters: np.ndarray
+    names: tuple
+
+    @classmethod
+    def parse(cls, texts, seats: int | None = None, lenient: bool = False) -> "XuezhanPlayers":
+        from sim.engine import split_players
+
+        if isinstance(texts, str):
+            texts = split_players(texts)
+        parsed = [players_module.parse_player(text, lenient) for text in texts]
+        if seats is not None and len(parsed) != seats:
+            raise players_module.PlayerError(f"this game takes {seats} players, not {len(parsed)}")
+        if not 2 <= len(parsed) <= MAX_SEATS:
+            raise players_module.PlayerError(f"血战 takes two to four players, not {len(parsed)}")
+        kinds = np.array([kind for kind, _, _ in parsed], np.int64)
+        parameters = np.stack([vector for _, vector, _ in parsed])
+        return cls(kinds, parameters, tuple(name for _, _, name in parsed))
+
+
+def as_players(players, n_seats: int) -> XuezhanPlayers:
+    """Players from a string, a list of texts, an ``XuezhanPlayers`` or an ``engine.Players`` (whose
+    canonical texts are read again by this family's parser, 二人-only keys dropped)."""
+    if isinstance(players, XuezhanPlayers):
+        result = players
+    elif isinstance(players, (str, list, tuple)):
+        result = XuezhanPlayers.parse(players)
+    else:
+        result = XuezhanPlayers.parse(list(players.names), lenient=True)
+    if len(result.names) != n_seats:
+        raise players_module.PlayerError(f"this game takes {n_seats} players, not {len(result.names)}")
+    return result
+
+
+def kernel_rules(ruleset):
+    """The rules tuple the kernels take and the wall template. rules = (values, priority, exclusion_start,
+    exclusion_target, suit table, honour table, settings, tile set, complete-hand bits)."""
+    if getattr(ruleset, "family", None) != "xuezhan":
+        raise ValueError(f"the 血战 engine plays family-xuezhan rulesets, not {ruleset.id}")
+    switches = ruleset.xuezhan
+    tables = load_tables()
+    tile_set = TILE_SETS[ruleset.tile_set]
+    template = np.repeat(np.flatnonzero(tile_set), tile_set[tile_set > 0]).astype(np.int8)
+    settings = np.zeros(SETTINGS_FIELDS, np.int64)
+    settings[COMBINE_MULTIPLY] = int(ruleset.combine == "multiply")
+    settings[CAP] = ruleset.cap
+    settings[SELF_DRAWN_UNIT] = int(switches.self_drawn_bonus == "unit")
+    settings[KONG_UNITS_IN_WIN] = int(switches.kong_units_in_win)
+    settings[DECLARED_READY] = int(switches.declared_ready)
+    settings[PASS_PONG_LOCK] = int(switches.pass_pong_lock)
+    settings[PASS_WIN_LOCK] = int(switches.pass_win_lock)
+    settings[MISSED_WIN_LOCK] = int(switches.missed_win_lock)
+    settings[PASSED_KONG_PAYS] = int(switches.passed_kong_pays)
+    settings[LAST_TILE_KONG] = int(switches.last_tile_kong)
+    settings[CHAJIAO_VOIDS_KONG_MONEY] = int(switches.chajiao_voids_kong_money)
+    settings[EXPOSED_DISCARDER] = switches.exposed_discarder
+    settings[EXPOSED_OTHERS] = switches.exposed_others
+    settings[ADDED_OTHERS] = switches.added_others
+    settings[CONCEALED_OTHERS] = switches.concealed_others
+    settings[EARTHLY_SELF_DRAWN] = int(switches.earthly_hand_self_drawn)
+    settings[EXCHANGE_THREE] = int(switches.exchange_three)
+    settings[VOID_SUIT] = int(switches.void_suit)
+    settings[WALL_TILES] = template.shape[0]
+    values, priority, exclusion_start, exclusion_target = ruleset.kernel_arrays()
+    rules = (values, priority, exclusion_start, exclusion_target, tables.suit, tables.honors, settings,
+             np.array(tile_set), load_complete_bits())
+    return rules, template
+
+
+def _seats(ruleset, players) -> int:
+    if isinstance(players, XuezhanPlayers):
+        n = len(players.names)
+    elif isinstance(players, str):
+        from sim.engine import split_players
+
+        n = len(split_players(players))
+    elif isinstance(players, (list, tuple)):
+        n = len(players)
+    else:
+        n = len(players.names)
+    if n not in ruleset.players:
+        raise ValueError(f"{ruleset.id} is played by {' or '.join(map(str, ruleset.players))} players, not {n}")
+    return n
+
+
+@dataclass
+class XuezhanRecords:
+    """One batch of deals: `columns` (name -> int32 array, ``record_columns(n_seats)`` plus int64 `deal`)
+    and `fans` (deals x n_seats x N_FANS uint8: the fans of each seat's win, zero if it did not win)."""
+
+    columns: dict
+    fans: np.ndarray
+
+    def __len__(self):
+        return self.fans.shape[0]
+
+
+def _run(ruleset, players, seed, first, n_deals, session_length, validate):
+    n = _seats(ruleset, players)
+    seats = as_players(players, n)
+    rules, template = kernel_rules(ruleset)
+    records = np.zeros((n_deals, RECORD_WIDTH), np.int32)
+    fans = np.zeros((n_deals, MAX_SEATS, N_FANS), np.uint8)
+    events = np.zeros((MAX_EVENTS, 4), np.int32)
+    wall = template.copy()
+    _play_deals(
+        np.uint64(seed), first, n, session_length, template, rules, seats.kinds, seats.parameters,
+        _new_buffers(), validate, records, fans, events, wall,
+    )
+    return n, records, fans, events, wall
+
+
+def _columns_of(records, n):
+    full = dict(zip(RECORD_COLUMNS, range(len(DEAL_COLUMNS))))
+    for block, name in enumerate(SEAT_COLUMNS):
+        for seat in range(n):
+            full[f"{name}_{seat}"] = len(DEAL_COLUMNS) + block * MAX_SEATS + seat
+    return {name: records[..., full[name]] for name in record_columns(n)}
+
+
+def play(ruleset, players, seed: int, n_deals: int, first_deal: int = 0, session_length: int = 0,
+         validate: bool = False) -> XuezhanRecords:
+    """Play deals first_deal .. first_deal + n_deals - 1. With sessions, first_deal must start one."""
+    if session_length and first_deal % session_length:
+        raise ValueError("with sessions, a batch starts at a session's first deal")
+    n, records, fans, _, _ = _run(ruleset, players, seed, first_deal, n_deals, session_length, validate)
+    columns = {"deal": np.arange(first_deal, first_deal + n_deals, dtype=np.int64)}
+    columns.update(_columns_of(records, n))
+    return XuezhanRecords(columns, fans[:, :n].copy())
+
+
+@dataclass
+class DealLog:
+    """Everything about one deal: its record, fans (n_seats x N_FANS), the shuffled wall, the event log
+    (n, 3: code, seat, tile) and each event's amount (payments; a win's raw value)."""
+
+    record: dict
+    fans: np.ndarray
+    wall: np.ndarray
+    events: np.ndarray
+    amounts: np.ndarray
+
+
+def replay(ruleset, players, seed: int, deal: int, session_length: int = 0, validate: bool = False) -> DealLog:
+    """Play one deal again (with sessions, its session from the start, for the dealer) and keep its log."""
+    first = deal - deal % session_length if session_length else deal
+    n, records, fans, events, wall = _run(ruleset, players, seed, first, deal - first + 1, session_length, validate)
+    record = {"deal": deal, **{name: int(value) for name, value in _columns_of(records[-1], n).items()}}
+    rows = events[1 : events[0, 0] + 1]
+    return DealLog(record, fans[-1, :n].copy(), wall, rows[:, :3].copy(), rows[:, 3].copy())

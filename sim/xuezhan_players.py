@@ -1,0 +1,900 @@
+"""The 血战 table as its players see it, and the heuristic players of the family (RULES.md 6).
+
+This module owns three things the engine (``sim.xuezhan_engine``) and the players share:
+
+- the state layout of one 血战 deal: ``state = (hands, melds, visible, table, discarded, waits)`` with
+  ``hands`` int8 (4, 34), ``melds`` int8 (4, 4, 2) rows (meld code, lowest kind), ``visible`` int8 (34,)
+  (discards lying on the table and exposed melds; concealed kongs are not visible), ``table`` int64
+  (TABLE_FIELDS,) scalar fields (per-seat fields take four slots, FIELD + seat), ``discarded`` int8 (4, 34)
+  and ``waits`` int8 (4, 34): the public waits of each 报叫 declarer;
+- the two-suit hand measures the hot loops need (complete, shanten, ukeire, waits) on the 筒/条 tile set;
+- the legality of every decision (the validating mode checks each decision against the same functions),
+  and the four players: ``random``, ``greedy``, ``value``, ``defensive``.
+
+The optional opening of the table (switches ``exchange_three`` and ``void_suit``): for 换三张 each seat
+chooses three tiles of one suit it holds at least three of; for 定缺 it declares a void suit, whose tiles it
+must then discard before any other, may not pong or kong, and may not win holding.
+
+Players: ``random`` picks uniformly among the legal actions (换三张: a random suit it may give and random
+tiles of it; 定缺: a random suit). ``greedy`` discards to the lowest shanten,
+ties by ukeire over the tiles it cannot see, pongs or kongs when that does not raise its shanten, and wins
+whenever it may; for 换三张 and 定缺 it takes the suit it holds fewer tiles of (ties: fewer tiles in pairs,
+then 筒) and gives that suit's three tiles its discard measure would discard first. ``value`` adds to speed an estimate of what the hand is heading for in this family (清一色,
+pungs, seven pairs), weighted against speed by ``speed``. ``defensive`` plays like greedy until an opponent
+still in has declared 报叫 or at most ``threat_wall`` tiles are left; then it stops claiming and discards by
+the cost ``caution`` x danger + 4 x (shanten steps lost), where a declarer's public wait is very dangerous
+and other tiles are as dangerous as the copies it cannot see. Shared parameters: ``claim`` (0: never pong
+or kong a discard) and ``declare`` (1: declare 报叫 when the rules allow it and the hand is ready; the
+random player then tosses a coin). A player reads only its own hand, the discards, the exposed melds, the
+declared waits and the public counts. Decisions return (action, new random-stream state).
+"""
+
+import numpy as np
+from numba import njit
+
+from kernels.shanten import _seven_pairs_from_tally, _split_cost
+from kernels.tables import MAX_SETS
+from kernels.tiles import MELD_CONCEALED_KONG, MELD_PONG, N_KINDS, PIN_START, SOU_START
+from sim.actions import (
+    ADDED_KONG,
+    CONCEALED_KONG,
+    DISCARD,
+    DISCARD_READY,
+    KONG,
+    NO_TILE,
+    PASS,
+    PONG,
+    WIN,
+    action_code,
+    action_tile,
+    encode,
+)
+from sim.heuristics import PlayerError
+from sim.random_streams import random_below
+
+MAX_SEATS = 4
+FIRST_KIND, LAST_KIND = PIN_START, SOU_START + 8  # the 筒 and 条 kinds, 9..26
+
+# Scalar fields of `table`; per-seat fields are FIELD + seat (four slots each).
+WALL_FRONT = 0  # index of the next ordinary draw
+WALL_BACK = 1  # index of the next kong replacement
+DEALER = 2
+N_SEATS = 3
+TURN = 4  # turns begun: draws, claims and the dealer's opening
+DEALER_DISCARDS = 5
+ANY_MELD = 6  # 1 once anyone made a pong or kong: voids 地胡
+N_MELDS = 8
+DECLARED = 12  # 1 once the seat declared 报叫: its hand is locked, its waits public
+WON = 16  # 0 while the seat is in the deal, else its win order (simultaneous winners share it)
+FRONT_DRAWS = 20  # ordinary draws the seat made (地胡 by self-draw needs its first)
+PONG_LOCK = 24  # 过手碰: bit k set while the seat may not pong kind k
+WIN_LOCK = 28  # 过水胡: 1 while the seat may not win on a discard (or a robbed kong)
+MISSED_VALUE = 32  # 漏胡: the value of the win it passed (a win must be worth more), -1 when free
+PASSED_KONG = 36  # 过手杠: bit k set when the seat ponged k while it could have konged it
+KONG_UNITS = 40  # the seat's net kong money so far (003 adds it to a win's value)
+DECLARED_VOID = 44  # 定缺: the first kind of the suit the seat declared void, -1 when none
+TABLE_FIELDS = 48
+SUIT_SIZE = 9
+
+# settings (rules[6]): the ruleset's switches as integers.
+(
+    COMBINE_MULTIPLY, CAP, SELF_DRAWN_UNIT, KONG_UNITS_IN_WIN, DECLARED_READY, PASS_PONG_LOCK, PASS_WIN_LOCK,
+    MISSED_WIN_LOCK, PASSED_KONG_PAYS, LAST_TILE_KONG, CHAJIAO_VOIDS_KONG_MONEY, EXPOSED_DISCARDER,
+    EXPOSED_OTHERS, ADDED_OTHERS, CONCEALED_OTHERS, EARTHLY_SELF_DRAWN, WALL_TILES, EXCHANGE_THREE, VOID_SUIT,
+) = range(19)
+SETTINGS_FIELDS = 19
+EXCHANGED = 3  # 换三张: tiles each seat gives
+EXCHANGE_BUFFER, PLAYER_BUFFERS = 4, 5  # new_buffers(): where the 换三张 choices lie, and how many arrays
+
+RANDOM, GREEDY, VALUE, DEFENSIVE = 0, 1, 2, 3
+NAMES = ("random", "greedy", "value", "defensive")
+CLAIM, DECLARE, SPEED, THREAT_WALL, CAUTION = range(5)
+N_PARAMETERS = 5
+DEFAULTS = {
+    "random": {"claim": 1.0, "declare": 1.0},
+    "greedy": {"claim": 1.0, "declare": 1.0},
+    "value": {"claim": 1.0, "declare": 1.0, "speed": 4.0},
+    "defensive": {"claim": 1.0, "declare": 1.0, "threat_wall": 10.0, "caution": 3.0},
+}
+SLOTS = {"claim": CLAIM, "declare": DECLARE, "speed": SPEED, "threat_wall": THREAT_WALL, "caution": CAUTION}
+# Keys of the 二人 players that a canonical 二人 text carries: `ready` means "declare", the doubling keys
+# have no meaning here (there is no 加倍) and are dropped when a 二人 Players object is reused.
+ERREN_KEYS = {"ready": "declare", "double_below": None, "double_wall": None, "threat_melds": None}
+BIG = 255
+DECLARER_WAIT_DANGER = 100.0
+
+
+def parse_player(text: str, lenient: bool = False):
+    """`NAME` or `NAME:key=value,...` -> (heuristic id, float64 parameter vector, canonical text).
+
+    `lenient` accepts the extra keys of a canonical 二人 player text (``ERREN_KEYS``)."""
+    name, _, rest = text.strip().partition(":")
+    name = name.strip()
+    if name not in DEFAULTS:
+        raise PlayerError(f"unknown heuristic {name!r}; choose from {', '.join(NAMES)}")
+    settings = dict(DEFAULTS[name])
+    for item in filter(None, (part.strip() for part in rest.split(","))):
+        key, equals, value = item.partition("=")
+        key = key.strip()
+        if lenient and key in ERREN_KEYS:
+            if ERREN_KEYS[key] is None:
+                continue
+            key = ERREN_KEYS[key]
+        if not equals or key not in settings:
+            raise PlayerError(
+                f"{name}: unknown parameter {item!r}; {name} takes {', '.join(f'{k}=' for k in DEFAULTS[name])}"
+            )
+        try:
+            settings[key] = float(value)
+        except ValueError:
+            raise PlayerError(f"{name}: parameter {key} needs a number, not {value.strip()!r}") from None
+        if not np.isfinite(settings[key]) or settings[key] < 0:
+            raise PlayerError(f"{name}: parameter {key} must be a non-negative number")
+    parameters = np.zeros(N_PARAMETERS, np.float64)
+    for key, value in settings.items():
+        parameters[SLOTS[key]] = value
+    canonical = name + ":" + ",".join(f"{key}={value:g}" for key, value in settings.items())
+    return NAMES.index(name), parameters, canonical
+
+
+def new_buffers():
+    """Work arrays of the decision functions (allocated once per batch)."""
+    return (
+        np.zeros(N_KINDS, np.int8),  # 0: tiles the seat cannot see
+        np.zeros(N_KINDS, np.int64),  # 1: shanten after each discard
+        np.zeros(N_KINDS, np.int64),  # 2: tiles held, melds included
+        np.zeros(N_KINDS, np.int8),  # 3: waits work row
+        np.zeros((MAX_SEATS, EXCHANGED), np.int64),  # EXCHANGE_BUFFER: the tiles each seat gives in 换三张
+    )
+
+
+# ------------------------------------------------------------------------------------ state
+
+
+@njit(cache=True)
+def new_state():
+    return (
+        np.zeros((MAX_SEATS, N_KINDS), np.int8),
+        np.zeros((MAX_SEATS, 4, 2), np.int8),
+        np.zeros(N_KINDS, np.int8),
+        np.zeros(TABLE_FIELDS, np.int64),
+        np.zeros((MAX_SEATS, N_KINDS), np.int8),
+        np.zeros((MAX_SEATS, N_KINDS), np.int8),
+    )
+
+
+@njit(cache=True, _nrt=False)
+def reset_state(state):
+    hands, melds, visible, table, discarded, waits = state
+    for seat in range(MAX_SEATS):
+        for kind in range(N_KINDS):
+            hands[seat, kind] = 0
+            discarded[seat, kind] = 0
+            waits[seat, kind] = 0
+        for index in range(4):
+            melds[seat, index, 0] = 0
+            melds[seat, index, 1] = 0
+    for kind in range(N_KINDS):
+        visible[kind] = 0
+    for field in range(TABLE_FIELDS):
+        table[field] = 0
+    for seat in range(MAX_SEATS):
+        table[MISSED_VALUE + seat] = -1
+        table[DECLARED_VOID + seat] = -1
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def wall_left(table):
+    return table[WALL_BACK] - table[WALL_FRONT] + 1
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def in_deal(seat, table):
+    return table[WON + seat] == 0
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def next_in_deal(seat, table):
+    """The next seat after `seat` in turn order that has not won (`seat` itself if no other)."""
+    n = table[N_SEATS]
+    for step in range(1, n + 1):
+        other = (seat + step) % n
+        if table[WON + other] == 0:
+            return other
+    return seat
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def unseen_counts(seat, state, tile_set, out):
+    """out[kind] = copies the seat cannot see (not in its hand, its concealed kongs or on the table)."""
+    hands, melds, visible, table = state[0], state[1], state[2], state[3]
+    for kind in range(N_KINDS):
+        out[kind] = tile_set[kind] - hands[seat, kind] - visible[kind]
+    for index in range(table[N_MELDS + seat]):
+        if melds[seat, index, 0] == MELD_CONCEALED_KONG:
+            out[melds[seat, index, 1]] -= 4
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def pong_index(seat, melds, table, kind):
+    for index in range(table[N_MELDS + seat]):
+        if melds[seat, index, 0] == MELD_PONG and melds[seat, index, 1] == kind:
+            return index
+    return -1
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def is_void_kind(seat, kind, table):
+    """Whether `kind` belongs to the suit the seat declared void (定缺); never without 定缺."""
+    start = table[DECLARED_VOID + seat]
+    return start >= 0 and start <= kind < start + SUIT_SIZE
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def void_tiles_held(seat, state):
+    """How many tiles of its void suit the seat holds concealed (0 without 定缺)."""
+    hands, table = state[0], state[3]
+    start = table[DECLARED_VOID + seat]
+    total = 0
+    if start >= 0:
+        for kind in range(start, start + SUIT_SIZE):
+            total += hands[seat, kind]
+    return total
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def discard_respects_void(seat, tile, state):
+    """定缺: while the seat holds tiles of its void suit, it discards one of them."""
+    return is_void_kind(seat, tile, state[3]) or void_tiles_held(seat, state) == 0
+
+
+# ------------------------------------------------------------------------------------ two-suit measures
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _suit_index(counts, start):
+    index = 0
+    scale = 1
+    for rank in range(9):
+        index += counts[start + rank] * scale
+        scale *= 5
+    return index
+
+
+@njit(cache=True, _nrt=False)
+def is_complete(counts, n_melds, bits):
+    """Whether a 筒/条 hand of 3k+2 concealed tiles beside n_melds melds is complete (four sets and a pair,
+    or seven pairs without melds, a four-of-a-kind being two pairs). Each suit must be exactly sets, or sets
+    and the one pair, which the 万 bit table of ``kernels.win_check`` answers per suit vector."""
+    pin_index, sou_index = 0, 0
+    pin, sou, odd = 0, 0, 0
+    scale = 1
+    for rank in range(9):
+        p = counts[PIN_START + rank]
+        s = counts[SOU_START + rank]
+        pin_index += p * scale
+        sou_index += s * scale
+        scale *= 5
+        pin += p
+        sou += s
+        odd += (p & 1) + (s & 1)
+    if n_melds == 0 and odd == 0 and pin + sou == 14:
+        return True
+    pin_rest, sou_rest = pin % 3, sou % 3
+    if not ((pin_rest == 2 and sou_rest == 0) or (pin_rest == 0 and sou_rest == 2)):
+        return False
+    return (bits[pin_index >> 3] >> (pin_index & 7)) & 1 == 1 and (bits[sou_index >> 3] >> (sou_index & 7)) & 1 == 1
+
+
+@njit(cache=True, _nrt=False)
+def shanten(counts, n_melds, suit):
+    """Shanten of a 筒/条 hand (standard form or seven pairs): the two suits share the sets and the pair."""
+    pin, sou = _suit_index(counts, PIN_START), _suit_index(counts, SOU_START)
+    best = np.int64(_split_cost(suit, pin, suit, sou, MAX_SETS - n_melds))  # an int: min() with uint8 gives float
+    if n_melds == 0:
+        pairs, singles = 0, 0
+        for kind in range(FIRST_KIND, LAST_KIND + 1):
+            pairs += counts[kind] >> 1
+            singles += counts[kind] & 1
+        best = min(best, np.int64(_seven_pairs_from_tally(pairs, singles)))
+    return best - 1
+
+
+@njit(cache=True, _nrt=False)
+def ukeire(counts, n_melds, live, suit):
+    """(shanten, live tiles that lower it) of a 筒/條 hand of 3k+1 tiles."""
+    n_sets = MAX_SETS - n_melds
+    pin, sou = _suit_index(counts, PIN_START), _suit_index(counts, SOU_START)
+    pairs, singles = 0, 0
+    for kind in range(FIRST_KIND, LAST_KIND + 1):
+        pairs += counts[kind] >> 1
+        singles += counts[kind] & 1
+    base = np.int64(_split_cost(suit, pin, suit, sou, n_sets))
+    if n_melds == 0:
+        base = min(base, np.int64(_seven_pairs_from_tally(pairs, singles)))
+    total = 0
+    scale = 1
+    for rank in range(9):
+        for start in (PIN_START, SOU_START):
+            kind = start + rank
+            if live[kind] <= 0 or counts[kind] >= 4:
+                continue
+            if start == PIN_START:
+                distance = np.int64(_split_cost(suit, pin + scale, suit, sou, n_sets))
+            else:
+                distance = np.int64(_split_cost(suit, pin, suit, sou + scale, n_sets))
+            if n_melds == 0:
+                if counts[kind] & 1:
+                    distance = min(distance, np.int64(_seven_pairs_from_tally(pairs + 1, singles - 1)))
+                else:
+                    distance = min(distance, np.int64(_seven_pairs_from_tally(pairs, singles + 1)))
+            if distance < base:
+                total += live[kind]
+        scale *= 5
+    return base - 1, total
+
+
+@njit(cache=True, _nrt=False)
+def find_waits(counts, n_melds, bits, out):
+    """out[kind] = 1 for each kind that completes the 3k+1 hand (kinds held four times excluded);
+    returns how many."""
+    found = 0
+    for kind in range(N_KINDS):
+        out[kind] = 0
+    for kind in range(FIRST_KIND, LAST_KIND + 1):
+        if counts[kind] >= 4:
+            continue
+        counts[kind] += 1
+        if is_complete(counts, n_melds, bits):
+            out[kind] = 1
+            found += 1
+        counts[kind] -= 1
+    return found
+
+
+@njit(cache=True, _nrt=False)
+def kong_keeps_waits(seat, kind, removed, state, rules, buffers):
+    """Whether taking `removed` copies of `kind` out of the seat's concealed tiles into a kong leaves the
+    declared waits unchanged (a declarer may make only such kongs). `removed`: 4 concealed (from a hand
+    of 3k+2), 1 added (3k+2), 3 from a discard (3k+1)."""
+    hands, table, waits = state[0], state[3], state[5]
+    hand = hands[seat]
+    n_melds = table[N_MELDS + seat]
+    work = buffers[3]
+    hand[kind] -= removed
+    melds_after = n_melds + (0 if removed == 1 else 1)
+    find_waits(hand, melds_after, rules[8], work)
+    same = True
+    for other in range(N_KINDS):
+        if work[other] != waits[seat, other]:
+            same = False
+            break
+    hand[kind] += removed
+    return same
+
+
+# ------------------------------------------------------------------------------------ legality
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def may_declare_now(seat, state, settings):
+    """报叫 with a discard: only the dealer, with its first discard (the others declare right after the deal)."""
+    table = state[3]
+    return (
+        settings[DECLARED_READY] != 0
+        and table[DECLARED + seat] == 0
+        and seat == table[DEALER]
+        and table[DEALER_DISCARDS] == 0
+    )
+
+
+@njit(cache=True, _nrt=False)
+def ready_after_discard(seat, tile, state, rules):
+    """Whether the seat's hand, less one `tile`, is ready and could win (no tile of its void suit): the
+    hand a 报叫 declarer must have."""
+    hands, table = state[0], state[3]
+    hand = hands[seat]
+    if hand[tile] == 0:
+        return False
+    hand[tile] -= 1
+    ready = shanten(hand, table[N_MELDS + seat], rules[4]) == 0 and void_tiles_held(seat, state) == 0
+    hand[tile] += 1
+    return ready
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def kong_room(seat, table):
+    """A kong needs a replacement tile in the wall (so none once the wall is empty) and a free meld slot."""
+    return wall_left(table) > 0 and table[N_MELDS + seat] < 4
+
+
+@njit(cache=True, _nrt=False)
+def concealed_kong_legal(seat, kind, state, rules, buffers):
+    hands, table = state[0], state[3]
+    if not kong_room(seat, table) or hands[seat, kind] != 4 or is_void_kind(seat, kind, table):
+        return False
+    return table[DECLARED + seat] == 0 or kong_keeps_waits(seat, kind, 4, state, rules, buffers)
+
+
+@njit(cache=True, _nrt=False)
+def added_kong_legal(seat, kind, state, rules, buffers):
+    hands, melds, table = state[0], state[1], state[3]
+    if (
+        not kong_room(seat, table) or hands[seat, kind] == 0 or pong_index(seat, melds, table, kind) < 0
+        or is_void_kind(seat, kind, table)
+    ):
+        return False
+    return table[DECLARED + seat] == 0 or kong_keeps_waits(seat, kind, 1, state, rules, buffers)
+
+
+@njit(cache=True, _nrt=False)
+def pong_legal(seat, kind, state, settings):
+    """Pong of a discard: two copies, a free slot, not a declarer (its hand is locked), not 过手碰-locked,
+    not of the void suit (定缺). The last discard may be ponged (RULES.md 6, 003: 可碰不可杠)."""
+    hands, table = state[0], state[3]
+    return (
+        hands[seat, kind] >= 2
+        and table[N_MELDS + seat] < 4
+        and table[DECLARED + seat] == 0
+        and (table[PONG_LOCK + seat] >> kind) & 1 == 0
+        and not is_void_kind(seat, kind, table)
+    )
+
+
+@njit(cache=True, _nrt=False)
+def exposed_kong_legal(seat, kind, state, rules, buffers):
+    hands, table = state[0], state[3]
+    if not kong_room(seat, table) or hands[seat, kind] != 3 or is_void_kind(seat, kind, table):
+        return False
+    return table[DECLARED + seat] == 0 or kong_keeps_waits(seat, kind, 3, state, rules, buffers)
+
+
+@njit(cache=True, _nrt=False)
+def is_legal_turn_action(action, seat, win_allowed, drawn, ready_after, state, rules, buffers):
+    """Whether an own-turn action is legal. A declarer must win when it can and otherwise discards the
+    tile it drew (or makes a kong that keeps its waits). Under 定缺 a seat holding tiles of its void suit
+    discards one of them. `ready_after`: discarding the tile leaves a hand that may declare 报叫
+    (``ready_after_discard``; consulted for DISCARD_READY only)."""
+    hands, table = state[0], state[3]
+    code = action_code(action)
+    tile = action_tile(action)
+    declared = table[DECLARED + seat] == 1
+    if table[WON + seat] != 0:
+        return False
+    if code == WIN:
+        return win_allowed
+    if declared and win_allowed:
+        return False
+    if tile < FIRST_KIND or tile > LAST_KIND:
+        return False
+    if code == DISCARD:
+        return hands[seat, tile] > 0 and (not declared or tile == drawn) and discard_respects_void(seat, tile, state)
+    if code == DISCARD_READY:
+        return (
+            hands[seat, tile] > 0 and may_declare_now(seat, state, rules[6]) and ready_after
+            and discard_respects_void(seat, tile, state)
+        )
+    if code == CONCEALED_KONG:
+        return concealed_kong_legal(seat, tile, state, rules, buffers)
+    if code == ADDED_KONG:
+        return added_kong_legal(seat, tile, state, rules, buffers)
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def is_legal_claim(action, seat, tile, win_allowed, may_claim, state, rules, buffers):
+    """Whether a response to a discard (or, with may_claim False, to an added kong) is legal."""
+    table = state[3]
+    code = action_code(action)
+    if table[WON + seat] != 0:
+        return False
+    if code == WIN:
+        return win_allowed
+    if table[DECLARED + seat] == 1 and win_allowed:
+        return False  # a declarer must win at the first chance
+    if code == PASS:
+        return True
+    if not may_claim:
+        return False
+    if code == PONG:
+        return pong_legal(seat, tile, state, rules[6])
+    if code == KONG:
+        return exposed_kong_legal(seat, tile, state, rules, buffers)
+    return False
+
+
+# ------------------------------------------------------------------------------------ players' measures
+
+
+@njit(cache=True, _nrt=False)
+def _discard_shanten(hand, n_melds, suit, out):
+    """out[kind] = shanten after discarding one `kind` (BIG where none is held); returns the lowest."""
+    best = BIG
+    for kind in range(N_KINDS):
+        out[kind] = BIG
+    for kind in range(FIRST_KIND, LAST_KIND + 1):
+        if hand[kind] > 0:
+            hand[kind] -= 1
+            out[kind] = shanten(hand, n_melds, suit)
+            hand[kind] += 1
+            best = min(best, out[kind])
+    return best
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _discard_order(kind):
+    """Tie-break among equal discards: terminals first, then 2/8, ... 5."""
+    rank = (kind - FIRST_KIND) % 9
+    return min(rank, 8 - rank)
+
+
+@njit(cache=True, _nrt=False)
+def _potential(seat, hand, n_melds, state, held):
+    """What the hand is heading for in this family, in rough fans: 清一色 by the share of its larger suit,
+    seven pairs by pairs held (no melds), pungs by the pungs and pairs it has."""
+    melds = state[1]
+    for kind in range(N_KINDS):
+        held[kind] = hand[kind]
+    for index in range(n_melds):
+        held[melds[seat, index, 1]] += 3
+    pin, sou, pairs, pungs = 0, 0, 0, 0
+    for kind in range(FIRST_KIND, LAST_KIND + 1):
+        if kind < SOU_START:
+            pin += held[kind]
+        else:
+            sou += held[kind]
+        if hand[kind] >= 2:
+            pairs += 1
+        if held[kind] >= 3:
+            pungs += 1
+    minority = min(pin, sou)
+    potential = max(0.0, 8.0 - 2.0 * minority)
+    if n_melds == 0 and pairs >= 4:
+        potential += 2.0 * (pairs - 3)
+    potential += 1.5 * pungs + (1.0 * pairs if pungs >= 2 else 0.0)
+    return potential
+
+
+@njit(cache=True, _nrt=False)
+def _threatened(seat, parameters, state):
+    table = state[3]
+    if wall_left(table) <= parameters[THREAT_WALL]:
+        return True
+    for other in range(table[N_SEATS]):
+        if other != seat and table[WON + other] == 0 and table[DECLARED + other] == 1:
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def _danger(seat, kind, state, live):
+    table, waits = state[3], state[5]
+    for other in range(table[N_SEATS]):
+        if other != seat and table[WON + other] == 0 and table[DECLARED + other] == 1 and waits[other, kind] == 1:
+            return DECLARER_WAIT_DANGER
+    return max(live[kind], 0) / 4.0
+
+
+@njit(cache=True, _nrt=False)
+def choose_discard(kind, parameters, seat, state, rules, buffers):
+    """The discard of a greedy, value or defensive player from 3k+2 tiles (under 定缺, while it holds tiles
+    of its void suit, one of those); leaves the shanten after every discard in buffers[1]."""
+    first, last = FIRST_KIND, LAST_KIND
+    if void_tiles_held(seat, state) > 0:
+        first = state[3][DECLARED_VOID + seat]
+        last = first + SUIT_SIZE - 1
+    return _choose_discard_among(kind, parameters, seat, first, last, state, rules, buffers)
+
+
+@njit(cache=True, _nrt=False)
+def _choose_discard_among(kind, parameters, seat, first, last, state, rules, buffers):
+    """The player's discard measure over the kinds first..last it holds (the least useful of them)."""
+    hands, table = state[0], state[3]
+    hand = hands[seat]
+    n_melds = table[N_MELDS + seat]
+    suit = rules[4]
+    live, after = buffers[0], buffers[1]
+    unseen_counts(seat, state, rules[7], live)
+    best_shanten = _discard_shanten(hand, n_melds, suit, after)
+    if first != FIRST_KIND or last != LAST_KIND:
+        best_shanten = BIG
+        for tile in range(first, last + 1):
+            best_shanten = min(best_shanten, after[tile])
+    if kind == DEFENSIVE and _threatened(seat, parameters, state):
+        best_kind, best_cost = -1, 1e18
+        for tile in range(first, last + 1):
+            if after[tile] == BIG:
+                continue
+            cost = parameters[CAUTION] * _danger(seat, tile, state, live) + 4.0 * (after[tile] - best_shanten)
+            if cost < best_cost or (cost == best_cost and _discard_order(tile) < _discard_order(best_kind)):
+                best_kind, best_cost = tile, cost
+        return best_kind
+    best_kind, best_score = -1, -1e18
+    for tile in range(first, last + 1):
+        if after[tile] == BIG:
+            continue
+        if kind == VALUE:
+            if after[tile] > best_shanten + 2:
+                continue
+        elif after[tile] != best_shanten:
+            continue
+        hand[tile] -= 1
+        _, accepted = ukeire(hand, n_melds, live, suit)
+        score = float(accepted)
+        if kind == VALUE:
+            score = (
+                _potential(seat, hand, n_melds, state, buffers[2]) - parameters[SPEED] * after[tile] + 0.1 * accepted
+            )
+        hand[tile] += 1
+        if score > best_score or (score == best_score and _discard_order(tile) < _discard_order(best_kind)):
+            best_kind, best_score = tile, score
+    return best_kind
+
+
+# ------------------------------------------------------------------------------------ decisions
+
+
+@njit(cache=True, _nrt=False)
+def _suit_tiles(hand, start):
+    total = 0
+    for kind in range(start, start + SUIT_SIZE):
+        total += hand[kind]
+    return total
+
+
+@njit(cache=True, _nrt=False)
+def _smaller_suit(hand, least):
+    """The first kind of the suit of which the hand holds fewer tiles, among the suits it holds at least
+    `least` of (ties: the one with fewer tiles in pairs or more, then 筒); -1 if neither qualifies."""
+    best, best_tiles, best_paired = -1, 0, 0
+    for start in (PIN_START, SOU_START):
+        tiles, paired = 0, 0
+        for kind in range(start, start + SUIT_SIZE):
+            tiles += hand[kind]
+            if hand[kind] >= 2:
+                paired += hand[kind]
+        if tiles < least:
+            continue
+        if best < 0 or tiles < best_tiles or (tiles == best_tiles and paired < best_paired):
+            best, best_tiles, best_paired = start, tiles, paired
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def choose_exchange(kind, parameters, seat, state, rules, buffers, rng, out):
+    """换三张: the three tiles the seat gives, written to `out` (kinds, ascending), all of one suit it holds
+    at least three of. Returns the stream state."""
+    hand = state[0][seat]
+    if kind == RANDOM:
+        eligible = 0
+        for start in (PIN_START, SOU_START):
+            if _suit_tiles(hand, start) >= EXCHANGED:
+                eligible += 1
+        rng, pick = random_below(rng, eligible)
+        start = PIN_START
+        for candidate in (PIN_START, SOU_START):
+            if _suit_tiles(hand, candidate) >= EXCHANGED:
+                if pick == 0:
+                    start = candidate
+                    break
+                pick -= 1
+        for index in range(EXCHANGED):
+            rng, copy = random_below(rng, _suit_tiles(hand, start))
+            tile = start
+            while copy >= hand[tile]:
+                copy -= hand[tile]
+                tile += 1
+            out[index] = tile
+            hand[tile] -= 1
+    else:
+        start = _smaller_suit(hand, EXCHANGED)
+        for index in range(EXCHANGED):
+            tile = _choose_discard_among(kind, parameters, seat, start, start + SUIT_SIZE - 1, state, rules, buffers)
+            out[index] = tile
+            hand[tile] -= 1
+    for index in range(EXCHANGED):
+        hand[out[index]] += 1
+    for index in range(1, EXCHANGED):  # ascending, as the log writes them
+        position = index
+        while position > 0 and out[position - 1] > out[position]:
+            out[position - 1], out[position] = out[position], out[position - 1]
+            position -= 1
+    return rng
+
+
+@njit(cache=True, _nrt=False)
+def is_legal_exchange(seat, tiles, state):
+    """Whether the seat may give `tiles` (three kinds, ascending) in 换三张: held, and all of one suit."""
+    hand = state[0][seat]
+    start = PIN_START if tiles[0] < SOU_START else SOU_START
+    for index in range(EXCHANGED):
+        tile = tiles[index]
+        if tile < start or tile >= start + SUIT_SIZE or (index > 0 and tile < tiles[index - 1]):
+            return False
+        copies = 0
+        for other in range(EXCHANGED):
+            copies += tiles[other] == tile
+        if hand[tile] < copies:
+            return False
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def choose_void_suit(kind, seat, state, rng):
+    """定缺: the first kind of the suit the seat declares void. Returns (kind, stream state)."""
+    if kind == RANDOM:
+        rng, pick = random_below(rng, 2)
+        return PIN_START if pick == 0 else SOU_START, rng
+    return _smaller_suit(state[0][seat], 0), rng
+
+
+@njit(cache=True, _nrt=False)
+def declare_at_deal(kind, parameters, seat, state, rules, buffers, rng):
+    """A non-dealer whose 13 dealt tiles are ready: declare 报叫?"""
+    if parameters[DECLARE] == 0:
+        return False, rng
+    if kind == RANDOM:
+        rng, coin = random_below(rng, 2)
+        return coin == 1, rng
+    return True, rng
+
+
+@njit(cache=True, _nrt=False)
+def _random_turn(seat, win_allowed, drawn, state, rules, buffers, rng):
+    """Uniform over the legal own-turn actions (counted first, then the pick walked to)."""
+    hands, table = state[0], state[3]
+    hand = hands[seat]
+    declared = table[DECLARED + seat] == 1
+    may_declare = may_declare_now(seat, state, rules[6])
+    n_actions = 0
+    pick = 0
+    for phase in range(2):
+        if phase == 1:
+            rng, pick = random_below(rng, n_actions)
+        if win_allowed:
+            if phase == 1:
+                if pick == 0:
+                    return encode(WIN, NO_TILE), rng
+                pick -= 1
+            else:
+                n_actions += 1
+        for tile in range(FIRST_KIND, LAST_KIND + 1):
+            if hand[tile] == 0:
+                continue
+            options = 0
+            if (not declared or tile == drawn) and discard_respects_void(seat, tile, state):
+                options += 1
+                if phase == 1 and pick == 0:
+                    return encode(DISCARD, tile), rng
+                if phase == 1:
+                    pick -= 1
+            if may_declare and discard_respects_void(seat, tile, state) and ready_after_discard(seat, tile, state, rules):
+                options += 1
+                if phase == 1:
+                    if pick == 0:
+                        return encode(DISCARD_READY, tile), rng
+                    pick -= 1
+            if concealed_kong_legal(seat, tile, state, rules, buffers):
+                options += 1
+                if phase == 1:
+                    if pick == 0:
+                        return encode(CONCEALED_KONG, tile), rng
+                    pick -= 1
+            if added_kong_legal(seat, tile, state, rules, buffers):
+                options += 1
+                if phase == 1:
+                    if pick == 0:
+                        return encode(ADDED_KONG, tile), rng
+                    pick -= 1
+            if phase == 0:
+                n_actions += options
+    return encode(DISCARD, drawn), rng  # unreachable
+
+
+@njit(cache=True, _nrt=False)
+def turn_action(kind, parameters, seat, win_allowed, drawn, state, rules, buffers, rng):
+    """The seat's own-turn action with 3k+2 tiles: WIN, a kong, DISCARD, or (the dealer's first discard)
+    DISCARD_READY. `drawn` is the tile just drawn (-1 after a pong). Returns (action, stream state)."""
+    hands, table = state[0], state[3]
+    if kind == RANDOM:
+        return _random_turn(seat, win_allowed, drawn, state, rules, buffers, rng)
+    if win_allowed:
+        return encode(WIN, NO_TILE), rng
+    hand = hands[seat]
+    n_melds = table[N_MELDS + seat]
+    if table[DECLARED + seat] == 1:
+        # Locked: a kong that keeps the waits is free money and a 根; otherwise the drawn tile goes.
+        if drawn >= 0:
+            if concealed_kong_legal(seat, drawn, state, rules, buffers):
+                return encode(CONCEALED_KONG, drawn), rng
+            if added_kong_legal(seat, drawn, state, rules, buffers):
+                return encode(ADDED_KONG, drawn), rng
+        return encode(DISCARD, drawn), rng
+    discard = choose_discard(kind, parameters, seat, state, rules, buffers)
+    after = buffers[1]
+    shanten_now = BIG
+    for tile in range(FIRST_KIND, LAST_KIND + 1):
+        shanten_now = min(shanten_now, after[tile])
+    if kong_room(seat, table):
+        for tile in range(FIRST_KIND, LAST_KIND + 1):
+            if hand[tile] == 4 and not is_void_kind(seat, tile, table):
+                hand[tile] -= 4
+                keeps = shanten(hand, n_melds + 1, rules[4]) <= shanten_now
+                hand[tile] += 4
+                if keeps:
+                    return encode(CONCEALED_KONG, tile), rng
+            if hand[tile] > 0 and pong_index(seat, state[1], table, tile) >= 0:
+                hand[tile] -= 1
+                keeps = shanten(hand, n_melds, rules[4]) <= shanten_now
+                hand[tile] += 1
+                if keeps:
+                    return encode(ADDED_KONG, tile), rng
+    if (
+        parameters[DECLARE] != 0 and after[discard] == 0 and may_declare_now(seat, state, rules[6])
+        and void_tiles_held(seat, state) == int(is_void_kind(seat, discard, table))
+    ):
+        return encode(DISCARD_READY, discard), rng
+    return encode(DISCARD, discard), rng
+
+
+@njit(cache=True, _nrt=False)
+def _random_claim(seat, tile, win_allowed, pong_ok, kong_ok, rng):
+    n_actions = 1 + int(win_allowed) + int(pong_ok) + int(kong_ok)
+    rng, pick = random_below(rng, n_actions)
+    if pick == 0:
+        return encode(PASS, NO_TILE), rng
+    pick -= 1
+    if win_allowed:
+        if pick == 0:
+            return encode(WIN, NO_TILE), rng
+        pick -= 1
+    if pong_ok:
+        if pick == 0:
+            return encode(PONG, tile), rng
+        pick -= 1
+    return encode(KONG, tile), rng
+
+
+@njit(cache=True, _nrt=False)
+def claim_action(kind, parameters, seat, tile, win_allowed, may_claim, state, rules, buffers, rng):
+    """The seat's response to a discard `tile` (to an added kong with may_claim False): WIN, PONG, KONG or
+    PASS. Returns (action, stream state)."""
+    hands, table = state[0], state[3]
+    may_claim = may_claim and parameters[CLAIM] != 0
+    pong_ok = may_claim and pong_legal(seat, tile, state, rules[6])
+    kong_ok = may_claim and exposed_kong_legal(seat, tile, state, rules, buffers)
+    if kind == RANDOM:
+        return _random_claim(seat, tile, win_allowed, pong_ok, kong_ok, rng)
+    if win_allowed:
+        return encode(WIN, NO_TILE), rng
+    if not (pong_ok or kong_ok) or (kind == DEFENSIVE and _threatened(seat, parameters, state)):
+        return encode(PASS, NO_TILE), rng
+    hand = hands[seat]
+    n_melds = table[N_MELDS + seat]
+    suit = rules[4]
+    now = shanten(hand, n_melds, suit)
+    if kong_ok:
+        hand[tile] -= 3
+        after = shanten(hand, n_melds + 1, suit)
+        hand[tile] += 3
+        if after <= now:
+            return encode(KONG, tile), rng
+    if pong_ok:
+        hand[tile] -= 2
+        after = _discard_shanten(hand, n_melds + 1, suit, buffers[1])
+        take = after <= now
+        if kind == VALUE and take:
+            # The value player pongs only tiles of the suit it keeps (a pong of the other suit spoils 清一色).
+            held = buffers[2]
+            _potential(seat, hand, n_melds, state, held)
+            pin, sou = 0, 0
+            for other in range(FIRST_KIND, LAST_KIND + 1):
+                if other < SOU_START:
+                    pin += held[other]
+                else:
+                    sou += held[other]
+            take = (tile < SOU_START) == (pin >= sou)
+        hand[tile] += 2
+        if take:
+            return encode(PONG, tile), rng
+    return encode(PASS, NO_TILE), rng
