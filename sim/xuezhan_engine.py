@@ -53,7 +53,7 @@ Each deal leaves an event log (code, seat, tile, amount; row 0 holds the count):
 kongs, 报叫, wins, every payment (seat = payer, tile slot = payee, amount), each seat's 换三张 (seat = giver,
 tile slot = receiver, amount = its three tiles packed, ``exchanged_tiles``) and 定缺 (tile slot = the first
 kind of the void suit). The validating mode re-checks the table after every action (every tile accounted
-for, counts 0..4, hand sizes, legality of every decision against ``sim.xuezhan_players``, winners never
+for, counts 0..4, hand sizes, legality of every decision against ``sim.xuezhan_table``, winners never
 act, every win complete by the shanten kernel and free of its void suit, money balanced) and records the
 first violation per deal.
 """
@@ -104,7 +104,8 @@ from sim.actions import (
     encode,
 )
 from sim.random_streams import random_below, shuffle_in_place, stream_state
-from sim.xuezhan_players import (
+from sim.xuezhan_players import EXCHANGE_BUFFER, PLAYER_BUFFERS
+from sim.xuezhan_table import (
     ADDED_OTHERS,
     ANY_MELD,
     CAP,
@@ -117,7 +118,6 @@ from sim.xuezhan_players import (
     DECLARED_READY,
     DECLARED_VOID,
     EARTHLY_SELF_DRAWN,
-    EXCHANGE_BUFFER,
     EXCHANGE_THREE,
     EXCHANGED,
     EXPOSED_DISCARDER,
@@ -135,7 +135,6 @@ from sim.xuezhan_players import (
     PASS_WIN_LOCK,
     PASSED_KONG,
     PASSED_KONG_PAYS,
-    PLAYER_BUFFERS,
     PONG_LOCK,
     SELF_DRAWN_UNIT,
     SETTINGS_FIELDS,
@@ -147,12 +146,15 @@ from sim.xuezhan_players import (
     WALL_TILES,
     WIN_LOCK,
     WON,
+    find_waits,
     is_complete,
     is_legal_claim,
+    is_legal_exchange,
     is_legal_turn_action,
     new_state,
     next_in_deal,
     pong_index,
+    pong_legal,
     ready_after_discard,
     reset_state,
     shanten,
@@ -290,7 +292,7 @@ def _declare(seat, state, rules, buffers, events):
     """报叫: the seat's hand (3k+1 tiles, ready) is locked and its waits become public."""
     hands, table, waits = state[0], state[3], state[5]
     table[DECLARED + seat] = 1
-    players_module.find_waits(hands[seat], table[N_MELDS + seat], rules[8], waits[seat])
+    find_waits(hands[seat], table[N_MELDS + seat], rules[8], waits[seat])
     _log(events, EV_DECLARE, seat, NO_TILE, 0)
 
 
@@ -619,7 +621,7 @@ def _exchange(dealer, n, stream, kinds, parameters, state, rules, buffers, recor
         streams[seat] = players_module.choose_exchange(
             kinds[seat], parameters[seat], seat, state, rules, buffers, streams[seat], chosen[seat]
         )
-        if validate and not players_module.is_legal_exchange(seat, chosen[seat], state):
+        if validate and not is_legal_exchange(seat, chosen[seat], state):
             _note(record, ILLEGAL_ACTION)
             _first_three_of_a_suit(seat, state, chosen[seat])
     # Clockwise: to the previous seat in turn order; counter-clockwise: to the next; across: two on.
@@ -905,7 +907,7 @@ def _play_deal(deal, dealer, n, seed, template, wall, rules, kinds, parameters, 
                 _passed_win(other, raw, table, settings)
             if code == PONG or code == KONG:
                 claimer, claim = other, code
-            elif settings[PASS_PONG_LOCK] != 0 and players_module.pong_legal(other, discard, state, settings):
+            elif settings[PASS_PONG_LOCK] != 0 and pong_legal(other, discard, state, settings):
                 table[PONG_LOCK + other] |= 1 << discard  # 过手碰: it passed a pong it could make
         if n_winners > 0:
             win_order += 1

@@ -110,8 +110,9 @@ def format_deal(log: engine.DealLog, ruleset: Ruleset, players, seed: int) -> st
 def _outcome(log: engine.DealLog, ruleset: Ruleset) -> str:
     record = log.record
     seats = record["n_seats"]
-    lines = [f"result: {record['winners']} winner(s), {'drawn (wall empty)' if record['draw'] else 'over'}; "
-             f"turns {record['turns']}, tiles left {record['tiles_left']}, next dealer seat {record['next_dealer']}"]
+    ending = "drawn (wall empty)" if record["draw"] else "over"
+    lines = [(f"result: {record['winners']} winner(s), {ending}; turns {record['turns']}, "
+              f"tiles left {record['tiles_left']}, next dealer seat {record['next_dealer']}")]
     for seat in range(seats):
         order = record[f"win_order_{seat}"]
         if order:

@@ -16,7 +16,8 @@ from kernels.tiles import MELD_CONCEALED_KONG, MELD_KONG, MELD_PONG, N_KINDS
 from kernels.win_check import load_complete_bits
 from kernels.xuezhan_fans import best_discard_value
 from sim import xuezhan_engine as engine
-from sim import xuezhan_players as players
+from sim import xuezhan_table
+from sim.heuristics import PlayerError
 from sim.notation import parse_tile, parse_tiles
 from sim.ruleset import load_ruleset
 
@@ -154,8 +155,8 @@ def test_two_suit_measures_agree_with_the_general_shanten_kernel(n_melds):
     hands = np.concatenate([hands, built])
     general = shanten_many(hands, np.full(len(hands), n_melds))
     for hand, expected in zip(hands, general):
-        assert players.shanten(hand, n_melds, tables.suit) == expected
-        assert players.is_complete(hand, n_melds, bits) == (expected == -1)
+        assert xuezhan_table.shanten(hand, n_melds, tables.suit) == expected
+        assert xuezhan_table.is_complete(hand, n_melds, bits) == (expected == -1)
 
 
 def test_two_suit_ukeire_counts_the_live_tiles_that_lower_the_shanten():
@@ -174,7 +175,7 @@ def test_two_suit_ukeire_counts_the_live_tiles_that_lower_the_shanten():
                 drawn[kind] += 1
                 if shanten_many(drawn[None], np.array([0]))[0] < base:
                     expected += live[kind]
-        assert players.ukeire(hand, 0, live, tables.suit) == (base, expected)
+        assert xuezhan_table.ukeire(hand, 0, live, tables.suit) == (base, expected)
 
 
 def test_find_waits_lists_exactly_the_completing_kinds():
@@ -182,7 +183,7 @@ def test_find_waits_lists_exactly_the_completing_kinds():
     bits = load_complete_bits()
     for hand in random_two_suit_hands(rng, 1000, 13):
         out = np.zeros(N_KINDS, np.int8)
-        players.find_waits(hand.copy(), 0, bits, out)
+        xuezhan_table.find_waits(hand.copy(), 0, bits, out)
         expected = [
             int(9 <= kind <= 26 and hand[kind] < 4 and shanten_many(_plus(hand, kind)[None], np.array([0]))[0] == -1)
             for kind in range(N_KINDS)
@@ -221,18 +222,18 @@ def test_validating_mode_finds_no_violation_with_mixed_players(name, n, mix):
 def test_validating_mode_sees_a_broken_table(liangmen):
     """The check itself: a missing tile, a count over four and a hand of the wrong size are reported."""
     rules, template = E.kernel_rules(liangmen)
-    state = players.new_state()
+    state = xuezhan_table.new_state()
     wall = template.copy()
     table = state[3]
-    table[players.N_SEATS] = 4
-    table[players.WALL_FRONT], table[players.WALL_BACK] = 0, len(wall) - 1
+    table[xuezhan_table.N_SEATS] = 4
+    table[xuezhan_table.WALL_FRONT], table[xuezhan_table.WALL_BACK] = 0, len(wall) - 1
     won_size = np.zeros(4, np.int64)
     counts = np.zeros((2, N_KINDS), np.int64)
     assert E._check_table(state, wall, rules, -1, won_size, counts) == E.WRONG_HAND_SIZE
     # Deal 13 to each seat from the front: a sound table.
     for position in range(52):
         state[0][position // 13, wall[position]] += 1
-    table[players.WALL_FRONT] = 52
+    table[xuezhan_table.WALL_FRONT] = 52
     assert E._check_table(state, wall, rules, -1, won_size, counts) == E.NO_VIOLATION
     state[0][0, wall[0]] -= 1
     state[0][0, wall[60]] += 1  # a tile still in the wall also in a hand
@@ -247,21 +248,21 @@ def test_validating_mode_sees_a_broken_table(liangmen):
 
 def test_an_illegal_decision_is_recorded_as_one():
     """Legality as the validating mode checks it: a declarer may not pong, winners may not act."""
-    state = players.new_state()
+    state = xuezhan_table.new_state()
     rules, _ = E.kernel_rules(load_ruleset("liangmen-xuezhan"))
     buffers = E._new_buffers()
     table = state[3]
-    table[players.N_SEATS] = 4
-    table[players.WALL_BACK] = 40
-    table[players.WALL_FRONT] = 53
+    table[xuezhan_table.N_SEATS] = 4
+    table[xuezhan_table.WALL_BACK] = 40
+    table[xuezhan_table.WALL_FRONT] = 53
     state[0][1, 9] = 2
     pong = E.encode(E.PONG, 9)
-    assert players.is_legal_claim(pong, 1, 9, False, True, state, rules, buffers)
-    table[players.DECLARED + 1] = 1
-    assert not players.is_legal_claim(pong, 1, 9, False, True, state, rules, buffers)
-    table[players.DECLARED + 1] = 0
-    table[players.WON + 1] = 1
-    assert not players.is_legal_claim(E.encode(E.PASS, E.NO_TILE), 1, 9, False, True, state, rules, buffers)
+    assert xuezhan_table.is_legal_claim(pong, 1, 9, False, True, state, rules, buffers)
+    table[xuezhan_table.DECLARED + 1] = 1
+    assert not xuezhan_table.is_legal_claim(pong, 1, 9, False, True, state, rules, buffers)
+    table[xuezhan_table.DECLARED + 1] = 0
+    table[xuezhan_table.WON + 1] = 1
+    assert not xuezhan_table.is_legal_claim(E.encode(E.PASS, E.NO_TILE), 1, 9, False, True, state, rules, buffers)
 
 
 # ------------------------------------------------------------------------------ reproducibility and money
@@ -572,10 +573,10 @@ def test_win_locks_bind_until_the_player_acts_and_only_where_the_switches_say():
     """The bookkeeping of 过水胡 and 漏胡: passing a win sets the lock the ruleset has; a discard win is then
     refused (过水胡) or refused unless worth more (漏胡); a self-draw is free of 过水胡; acting clears both."""
     for pass_win, missed in ((1, 0), (0, 1), (0, 0)):
-        table = np.zeros(players.TABLE_FIELDS, np.int64)
-        table[players.MISSED_VALUE : players.MISSED_VALUE + 4] = -1
-        settings = np.zeros(players.SETTINGS_FIELDS, np.int64)
-        settings[players.PASS_WIN_LOCK], settings[players.MISSED_WIN_LOCK] = pass_win, missed
+        table = np.zeros(xuezhan_table.TABLE_FIELDS, np.int64)
+        table[xuezhan_table.MISSED_VALUE : xuezhan_table.MISSED_VALUE + 4] = -1
+        settings = np.zeros(xuezhan_table.SETTINGS_FIELDS, np.int64)
+        settings[xuezhan_table.PASS_WIN_LOCK], settings[xuezhan_table.MISSED_WIN_LOCK] = pass_win, missed
         assert E._may_win(1, 4, True, table)
         E._passed_win(1, 4, table, settings)
         assert E._may_win(1, 4, True, table) == (not pass_win and not missed)
@@ -642,7 +643,7 @@ def test_win_context_flags_reach_the_fans(liangmen, sanren):
 def test_players_parse_per_seat_and_reject_a_wrong_count(liangmen):
     seated = E.XuezhanPlayers.parse("greedy:declare=0,value,defensive:threat_wall=4,random", seats=4)
     assert seated.names[0] == "greedy:claim=1,declare=0"
-    with pytest.raises(players.PlayerError):
+    with pytest.raises(PlayerError):
         E.XuezhanPlayers.parse("greedy,greedy", seats=3)
     with pytest.raises(ValueError):
         E.play(liangmen, "greedy,greedy,greedy", seed=1, n_deals=1)
@@ -834,33 +835,33 @@ def test_the_validating_mode_catches_decisions_that_break_exchange_three_or_void
     ruleset = with_switches(liangmen, exchange_three=True, void_suit=True)
     rules, _ = E.kernel_rules(ruleset)
     buffers = E._new_buffers()
-    state = players.new_state()
-    players.reset_state(state)
+    state = xuezhan_table.new_state()
+    xuezhan_table.reset_state(state)
     hands, table = state[0], state[3]
-    table[players.N_SEATS] = 4
-    table[players.WALL_FRONT], table[players.WALL_BACK] = 53, 71
-    table[players.DECLARED_VOID] = parse_tile("1s")
+    table[xuezhan_table.N_SEATS] = 4
+    table[xuezhan_table.WALL_FRONT], table[xuezhan_table.WALL_BACK] = 53, 71
+    table[xuezhan_table.DECLARED_VOID] = parse_tile("1s")
     hands[0] = parse_tiles("123456789p123p55s")  # complete, but holding its void suit
     discard = lambda tile: E.encode(E.DISCARD, parse_tile(tile))
-    assert not players.is_legal_turn_action(discard("1p"), 0, False, parse_tile("5s"), False, state, rules, buffers)
-    assert players.is_legal_turn_action(discard("5s"), 0, False, parse_tile("5s"), False, state, rules, buffers)
+    assert not xuezhan_table.is_legal_turn_action(discard("1p"), 0, False, parse_tile("5s"), False, state, rules, buffers)
+    assert xuezhan_table.is_legal_turn_action(discard("5s"), 0, False, parse_tile("5s"), False, state, rules, buffers)
     assert E._first_held(0, state, parse_tile("1p")) == parse_tile("5s")  # the stand-in after an illegal discard
     assert E._win_value(0, parse_tile("5s"), 0, True, state, rules, buffers) == -1
     assert E._holds_void_suit(0, state)
-    table[players.DECLARED_VOID] = -1  # the same hand without 定缺 wins
+    table[xuezhan_table.DECLARED_VOID] = -1  # the same hand without 定缺 wins
     assert E._win_value(0, parse_tile("5s"), 0, True, state, rules, buffers) > 0
-    assert players.is_legal_turn_action(discard("1p"), 0, False, parse_tile("5s"), False, state, rules, buffers)
+    assert xuezhan_table.is_legal_turn_action(discard("1p"), 0, False, parse_tile("5s"), False, state, rules, buffers)
     # claims and kongs of the void suit
-    table[players.DECLARED_VOID + 1] = parse_tile("1s")
+    table[xuezhan_table.DECLARED_VOID + 1] = parse_tile("1s")
     hands[1] = parse_tiles("77s7777p1234p")
-    assert not players.is_legal_claim(E.encode(E.PONG, parse_tile("7s")), 1, parse_tile("7s"), False, True, state, rules, buffers)
+    assert not xuezhan_table.is_legal_claim(E.encode(E.PONG, parse_tile("7s")), 1, parse_tile("7s"), False, True, state, rules, buffers)
     hands[1] = parse_tiles("777s7777p123p")
-    assert not players.is_legal_claim(E.encode(E.KONG, parse_tile("7s")), 1, parse_tile("7s"), False, True, state, rules, buffers)
+    assert not xuezhan_table.is_legal_claim(E.encode(E.KONG, parse_tile("7s")), 1, parse_tile("7s"), False, True, state, rules, buffers)
     hands[1] = parse_tiles("7777s777p123p")
-    assert not players.concealed_kong_legal(1, parse_tile("7s"), state, rules, buffers)
-    assert players.is_legal_claim(E.encode(E.KONG, parse_tile("7p")), 1, parse_tile("7p"), False, True, state, rules, buffers)
+    assert not xuezhan_table.concealed_kong_legal(1, parse_tile("7s"), state, rules, buffers)
+    assert xuezhan_table.is_legal_claim(E.encode(E.KONG, parse_tile("7p")), 1, parse_tile("7p"), False, True, state, rules, buffers)
     # 换三张: three held tiles of one suit
     hands[2] = parse_tiles("1123p456789s")
     for tiles, legal in (("123p", True), ("112p", True), ("111p", False), ("13p4s", False), ("456s", True), ("119p", False)):
         chosen = np.sort(np.flatnonzero(parse_tiles(tiles)).repeat(parse_tiles(tiles)[parse_tiles(tiles) > 0])).astype(np.int64)
-        assert players.is_legal_exchange(2, chosen, state) == legal, tiles
+        assert xuezhan_table.is_legal_exchange(2, chosen, state) == legal, tiles
