@@ -42,8 +42,8 @@ def plot_economics(records: pd.DataFrame, rooms: list[Room], table: pd.DataFrame
     data = [money.seat_changes(records, room).ravel() / room.stake for room in rooms]
     axes.boxplot(data, whis=(1, 99), showfliers=False)
     axes.set_xticks(np.arange(1, len(rooms) + 1), [_label(room, cjk) for room in rooms], rotation=30, ha="right")
-    axes.set_ylabel("bean change per deal, in stakes (1%-99%)")
-    axes.set_title("Beans per deal and seat, by room")
+    axes.set_ylabel("change per deal, in stakes (1%-99%)")
+    axes.set_title("Money per deal and seat, by room")
     figure.tight_layout()
     beans_path = directory / "bean_distribution.png"
     figure.savefig(beans_path, dpi=120)

@@ -340,13 +340,13 @@ def format_results(results: dict) -> str:
             for pairing, value in rates.items():
                 seated = pairing.split(",")
                 label = " v ".join(seated) if len(seated) == 2 else f"{len(seated)} x {seated[0]}"
-                lines.append(f"  {ruleset_id + ', ' + label:<44}{value / 1e3:8.1f} k deals/s")
+                lines.append(f"  {ruleset_id + ', ' + label:<50}{value / 1e3:8.1f} k deals/s")
         measured = deals["riichienv"]
         if measured is None:
             lines.append("  riichienv: not installed (pip install riichienv)")
         else:
             lines.append(
-                f"  {'riichienv ' + measured['version'] + ', 4-player rounds':<44}{measured['rate']:8.0f} rounds/s "
+                f"  {'riichienv ' + measured['version'] + ', 4-player rounds':<50}{measured['rate']:8.0f} rounds/s "
                 "(first legal action, step API)"
             )
     return "\n".join(lines).rstrip() + "\n"

@@ -202,7 +202,7 @@ def run(
     shard_size: Annotated[int, typer.Option(help="Deals per shard file.")] = 50_000,
     session_length: Annotated[int, typer.Option(help="Deals per session with dealer rotation (0: every deal draws its dealer).")] = 0,
     resume: Annotated[bool, typer.Option("--resume", help="Finish an interrupted run in --out: play only its missing shards.")] = False,
-    rooms: Annotated[Path | None, typer.Option(help="A rooms file for the 富贵豆 tables; default analysis/rooms.toml.")] = None,
+    rooms: Annotated[Path | None, typer.Option(help="A rooms file for the money tables; default the family's (analysis/rooms.toml, analysis/rooms-xuezhan.toml).")] = None,
     backend: Annotated[str, typer.Option(help="'local' (worker processes here) or 'dask' (an existing Dask cluster).")] = "local",
     scheduler: Annotated[str | None, typer.Option(help="With --backend dask: the scheduler's address, e.g. tcp://10.0.0.1:8786.")] = None,
 ):
@@ -229,9 +229,9 @@ def run(
 @app.command()
 def analyze(
     run_dir: Annotated[Path, typer.Argument(help="A run directory written by mjsim run.")],
-    rooms: Annotated[Path | None, typer.Option(help="A rooms file (stake, fee, entry range per room); default analysis/rooms.toml.")] = None,
+    rooms: Annotated[Path | None, typer.Option(help="A rooms file (stake, fee, entry range per room); default the family's (analysis/rooms.toml, analysis/rooms-xuezhan.toml).")] = None,
 ):
-    """Rewrite and print a run's tables: outcomes, fan frequencies, 富贵豆 per room, seats."""
+    """Rewrite and print a run's tables: outcomes, fan frequencies, and the money per room (富贵豆, or 血战 money by source), seats."""
     from sim import runner
 
     config, ruleset = runner.load_run(run_dir)
@@ -241,7 +241,7 @@ def analyze(
 @app.command()
 def economics(
     run_dir: Annotated[Path, typer.Argument(help="A run directory written by mjsim run.")],
-    rooms: Annotated[Path | None, typer.Option(help="A rooms file; default analysis/rooms.toml.")] = None,
+    rooms: Annotated[Path | None, typer.Option(help="A rooms file; default the family's (analysis/rooms.toml, analysis/rooms-xuezhan.toml).")] = None,
     stake: Annotated[list[int] | None, typer.Option(help="Study a grid instead: stakes (repeat the option).")] = None,
     fee: Annotated[list[int] | None, typer.Option(help="With --stake: table fees (repeat the option).")] = None,
     horizon: Annotated[int, typer.Option(help="Deals a simulated player plays at most.")] = 2000,
@@ -383,8 +383,9 @@ def league(
         write_table(table, out, config)
     matrix = duels.league_matrix(table)
     currency = family_of(rules).currency
-    played = "played twice" if (seats or rules.players[0]) == 2 else "the seats rotated"
-    typer.echo(f"the row player's mean {currency} per deal less the column player's ({deals:,} walls per pair, {played}; {chosen.name})")
+    two = (seats or rules.players[0]) == 2
+    played, per = ("played twice", "per deal") if two else ("the seats rotated", "per seat and deal")
+    typer.echo(f"the row player's mean {currency} {per} less the column player's ({deals:,} walls per pair, {played}; {chosen.name})")
     typer.echo(matrix.to_string(float_format=lambda value: f"{value:+.3f}"))
     significant = table[(table["beans_difference"] > 0) & table["significant"]]
     for row in significant.itertuples():

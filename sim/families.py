@@ -1,8 +1,8 @@
 """Families of rules (RULES.md 1: 二人麻将 and 血战) and what differs between them outside the kernels.
 
-A ruleset names its family (``Ruleset.family``). The family says which engine plays its deals, how many
-seats it seats, how its records become rows per win and money per seat, which tables a run writes and which
-rooms file prices its units. This is the one place where code asks which family a ruleset belongs to; the
+A ruleset names its family (``Ruleset.family``; the ruleset itself says how many seats it allows). The
+family says which engine and players play its deals, how its records become rows per win and money per
+seat, which tables a run writes, how `mjsim replay` tells a deal, and which rooms file prices its money. This is the one place where code asks which family a ruleset belongs to; the
 runner, the analysis commands and the duels go through it.
 """
 
@@ -28,8 +28,7 @@ class Family:
     report_module: str  # `mjsim replay`'s telling of one deal: format_deal(log, ruleset, players, seed)
     money: ModuleType  # analysis.beans or analysis.money: seat_changes, seat_wins, units_moved, win_rows, run_tables
     outcome_summary: Callable[[pd.DataFrame], pd.DataFrame]
-    rooms_file: Path  # the default rooms: stake per unit (fan or base stake), fee, entry range
-    unit: str  # what a room's stake multiplies
+    rooms_file: Path  # the default rooms: stake (beans per fan, or the base stake per unit), fee, entry range
     currency: str  # what the rooms pay in
 
     @property
@@ -67,9 +66,16 @@ class Family:
 
 
 FAMILIES = {
-    "erren": Family("erren", "sim.engine", "Players", "sim.heuristics", "sim.replay_report", beans, outcome_summary, ROOMS_DIR / "rooms.toml", "fan", "beans"),
-    "xuezhan": Family("xuezhan", "sim.xuezhan_engine", "XuezhanPlayers", "sim.xuezhan_players", "sim.xuezhan_replay_report", money, money.outcome_summary, ROOMS_DIR / "rooms-xuezhan.toml",
-                      "unit of the base stake", "money"),
+    "erren": Family(
+        name="erren", engine_module="sim.engine", players_class="Players", players_module="sim.heuristics",
+        report_module="sim.replay_report", money=beans, outcome_summary=outcome_summary,
+        rooms_file=ROOMS_DIR / "rooms.toml", currency="beans",
+    ),
+    "xuezhan": Family(
+        name="xuezhan", engine_module="sim.xuezhan_engine", players_class="XuezhanPlayers",
+        players_module="sim.xuezhan_players", report_module="sim.xuezhan_replay_report", money=money,
+        outcome_summary=money.outcome_summary, rooms_file=ROOMS_DIR / "rooms-xuezhan.toml", currency="money",
+    ),
 }
 
 

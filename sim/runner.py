@@ -1,13 +1,16 @@
 """Runs at scale: a run's deals split into shards, played on local worker processes, written as Parquet.
 
 A run directory holds ``run.json`` (the configuration), ``records/shard-NNNNNN.parquet`` (one row per
-deal: the engine's record columns and one ``fan_<id>`` column per fan the ruleset scores) and the summary
-tables (``fan_frequency.parquet``, ``outcomes.parquet``, and the 富贵豆 tables ``beans.parquet`` and
-``seats.parquet`` for the rooms of ``analysis/rooms.toml`` or a given rooms file). Shard k holds deals k*S .. (k+1)*S - 1 and is a
-pure function of the configuration (``sim.engine``: each deal depends only on the seed and its index),
-so the files are the same whatever the number of workers. Every file is written to a temporary name and
-renamed, and carries the configuration, the ruleset file's text and the package versions as schema
-metadata; a run that is interrupted resumes with ``--resume``, playing only the shards not yet written.
+deal: the engine's record columns and the fan counts of the ruleset's fans, ``fan_<id>``, or
+``fan_<id>_<seat>`` in the 血战 family where a deal has several wins) and the summary tables
+(``fan_frequency.parquet``, ``outcomes.parquet`` and the family's money tables: ``beans.parquet`` and
+``seats.parquet`` for 二人麻将's 富贵豆 rooms, ``money.parquet``, ``wins.parquet`` and ``seats.parquet`` for
+血战, priced in the rooms of the family's rooms file or a given one; ``sim.families``). Shard k holds deals
+k*S .. (k+1)*S - 1 and is a pure function of the configuration (each deal depends only on the seed and its
+index), so the files are the same whatever the number of workers. Every file is written to a temporary
+name and renamed, and carries the configuration, the ruleset file's text and the package versions as
+schema metadata; a run that is interrupted resumes with ``--resume``, playing only the shards not yet
+written.
 
 Workers are local processes started with the spawn method (the parent compiles, or loads, the engine
 first so that they load it from the cache instead of compiling it each), or the workers of an existing
@@ -254,8 +257,9 @@ def format_summary(result: RunResult, top: int = 10) -> str:
         line = (f"wins {outcomes['win_share']:.2%}, draws {outcomes['draw_share']:.2%}, self-drawn "
                 f"{outcomes['self_drawn_share_of_wins']:.2%} of wins, mean fan total {outcomes['mean_fan_total']:.2f}")
     else:  # 血战: several winners a deal
-        line = (f"wins {outcomes['wins_per_deal']:.2f} a deal, draws {outcomes['draw_share']:.2%}, self-drawn "
-                f"{outcomes['self_drawn_share_of_wins']:.2%} of wins, mean win value {outcomes['mean_win_value']:.2f} units")
+        line = (f"wins {outcomes['wins_per_deal']:.2f} a deal, wall run out with two or more players in (查叫) "
+                f"{outcomes['draw_share']:.2%}, self-drawn {outcomes['self_drawn_share_of_wins']:.2%} of wins, "
+                f"mean win value {outcomes['mean_win_value']:.2f} units")
     lines = [
         f"{deals:,} deals in {result.directory} ({result.played:,} played now in {result.seconds:.1f} s{rate})",
         line,

@@ -149,7 +149,7 @@ def test_run_analyze_economics_duel_league_and_replay_commands(mjsim, tmp_path):
     out = tmp_path / "sanren"
     code, printed, _ = mjsim("run", "--ruleset", "sanren-liangfang", "--players", "greedy,value", "--deals", "1000",
                              "--workers", "1", "--out", str(out))
-    assert code == 0 and "1,000 deals" in printed and "a deal, draws" in printed
+    assert code == 0 and "1,000 deals" in printed and "a deal, wall run out" in printed
     assert len(pd.read_parquet(shard_path(out, 0))) == 1000
     code, printed, _ = mjsim("analyze", str(out))
     assert code == 0 and "by room and source" in printed and "by way of winning" in printed
