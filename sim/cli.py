@@ -15,8 +15,8 @@ import kernels
 from analysis.rooms import RoomsError
 from analysis.tables import write_text_atomically
 from kernels.tiles import TILE_SETS
-from sim.heuristics import PlayerError
 from sim.notation import NotationError, parse_hand, parse_tiles
+from sim.player_text import PlayerError
 from sim.ruleset import RulesetError
 from sim.runner import RunError
 from sim.scoring import ScoringError

@@ -73,6 +73,7 @@ from sim.actions import (
     encode,
 )
 from sim.heuristics import shanten_of
+from sim.player_text import PlayerError
 from sim.random_streams import random_below, shuffle_in_place, stream_state
 from sim.ruleset import Ruleset
 from sim.table_state import (
@@ -702,7 +703,7 @@ class Players:
             texts = split_players(texts)
         parsed = [heuristics.parse_player(text) for text in texts]
         if len(parsed) != seats:
-            raise heuristics.PlayerError(f"{seats} players are needed, one per seat, not {len(parsed)}")
+            raise PlayerError(f"{seats} players are needed, one per seat, not {len(parsed)}")
         kinds = np.array([kind for kind, _, _ in parsed], np.int64)
         parameters = np.stack([vector for _, vector, _ in parsed])
         return cls(kinds, parameters, tuple(name for _, _, name in parsed))

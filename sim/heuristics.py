@@ -43,6 +43,7 @@ from sim.actions import (
     WIN,
     encode,
 )
+from sim.player_text import parse_player_text
 from sim.random_streams import random_below
 from sim.table_state import (
     CLAIMED_MELDS,
@@ -77,35 +78,9 @@ LEGAL_BONUS = 16.0  # value: what reaching the minimum fan is worth, in fans
 DRAGONS_START = HONOR_START + 4
 
 
-class PlayerError(ValueError):
-    """A player written wrongly: unknown heuristic or parameter, or a value that is not a number."""
-
-
 def parse_player(text: str):
     """`NAME` or `NAME:key=value,...` -> (heuristic id, float64 parameter vector, canonical text)."""
-    name, _, rest = text.strip().partition(":")
-    name = name.strip()
-    if name not in DEFAULTS:
-        raise PlayerError(f"unknown heuristic {name!r}; choose from {', '.join(NAMES)}")
-    settings = dict(DEFAULTS[name])
-    for item in filter(None, (part.strip() for part in rest.split(","))):
-        key, equals, value = item.partition("=")
-        key = key.strip()
-        if not equals or key not in settings:
-            raise PlayerError(
-                f"{name}: unknown parameter {item!r}; {name} takes {', '.join(f'{k}=' for k in DEFAULTS[name])}"
-            )
-        try:
-            settings[key] = float(value)
-        except ValueError:
-            raise PlayerError(f"{name}: parameter {key} needs a number, not {value.strip()!r}") from None
-        if not np.isfinite(settings[key]) or settings[key] < 0:
-            raise PlayerError(f"{name}: parameter {key} must be a non-negative number")
-    parameters = np.zeros(N_PARAMETERS, np.float64)
-    for key, value in settings.items():
-        parameters[SLOTS[key]] = value
-    canonical = name + ":" + ",".join(f"{key}={value:g}" for key, value in settings.items())
-    return NAMES.index(name), parameters, canonical
+    return parse_player_text(text, NAMES, DEFAULTS, SLOTS, N_PARAMETERS)
 
 
 def new_buffers():

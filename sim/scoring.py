@@ -203,7 +203,9 @@ def _scores(rows: list[tuple[Hand, int, WinContext, int]], ruleset: Ruleset) -> 
     return _FAMILIES[ruleset.family][1](rows, ruleset)
 
 
-def _scores_erren(rows: list[tuple[Hand, int, WinContext, int]], ruleset: Ruleset) -> list[Score | None]:
+def _kernel_inputs(rows: list[tuple[Hand, int, WinContext, int]]):
+    """The evaluators' input arrays for checked rows: concealed counts, melds, meld counts, winning tiles,
+    win-context flags and flower counts, one row each."""
     count = len(rows)
     concealed = np.zeros((count, N_KINDS), np.int8)
     melds = np.zeros((count, 4, 2), np.int8)
@@ -219,7 +221,12 @@ def _scores_erren(rows: list[tuple[Hand, int, WinContext, int]], ruleset: Rulese
         win[index] = tile
         flags[index] = context.flags
         flowers[index] = flower_count
-    counts, totals = score_kernel(concealed, melds, n_melds, win, flags, flowers, *ruleset.kernel_arrays())
+    return concealed, melds, n_melds, win, flags, flowers
+
+
+def _scores_erren(rows: list[tuple[Hand, int, WinContext, int]], ruleset: Ruleset) -> list[Score | None]:
+    count = len(rows)
+    counts, totals = score_kernel(*_kernel_inputs(rows), *ruleset.kernel_arrays())
     results = []
     for index in range(count):
         if totals[index] == NOT_A_WIN:
@@ -257,19 +264,7 @@ def _check_xuezhan(hand: Hand, win: int, context: WinContext, ruleset: Ruleset) 
 
 
 def _scores_xuezhan(rows: list[tuple[Hand, int, WinContext, int]], ruleset: Ruleset) -> list[XuezhanScore | None]:
-    count = len(rows)
-    concealed = np.zeros((count, N_KINDS), np.int8)
-    melds = np.zeros((count, 4, 2), np.int8)
-    n_melds = np.zeros(count, np.int8)
-    win = np.zeros(count, np.int8)
-    flags = np.zeros(count, np.int32)
-    for index, (hand, tile, context, _) in enumerate(rows):
-        concealed[index] = hand.counts
-        for position, meld in enumerate(hand.melds):
-            melds[index, position] = (int(meld.kind), meld.first)
-        n_melds[index] = len(hand.melds)
-        win[index] = tile
-        flags[index] = context.flags
+    concealed, melds, n_melds, win, flags, _ = _kernel_inputs(rows)  # no flowers in this family
     counts, values = xuezhan_fans.score_many(
         concealed, melds, n_melds, win, flags, *ruleset.kernel_arrays(), ruleset.combine == "multiply"
     )

@@ -103,6 +103,7 @@ from sim.actions import (
     action_tile,
     encode,
 )
+from sim.player_text import PlayerError
 from sim.random_streams import random_below, shuffle_in_place, stream_state
 from sim.xuezhan_players import EXCHANGE_BUFFER, PLAYER_BUFFERS
 from sim.xuezhan_table import (
@@ -426,6 +427,23 @@ def _win(winner, tile, flags, win_type, payer, order, state, rules, buffers, rec
     if record[R_WINNERS] == 0:
         record[R_FIRST_WINNER] = winner
     record[R_WINNERS] += 1
+
+
+@njit(cache=True, inline="always")
+def _settle_winners(n_winners, tile, win_type, payer, order, next_dealer, state, rules, buffers, record, fans, events, validate):
+    """Score and pay every winner of one discard or robbed kong (buffers B_WINNERS, their flags in B_RAW),
+    who share one win order (一炮多响), then mark them won. Returns the next dealer: the first winner of the
+    deal, or the payer when that first win had several winners (RULES.md 6)."""
+    winners, raws, table = buffers[B_WINNERS], buffers[B_RAW], state[3]
+    for index in range(n_winners):
+        _win(winners[index], tile, raws[index], win_type, payer, order, state, rules, buffers, record, fans, events, validate)
+    for index in range(n_winners):
+        table[WON + winners[index]] = order
+    if n_winners > 1:
+        record[R_MULTI_WIN] = 1
+    if next_dealer < 0:
+        next_dealer = winners[0] if n_winners == 1 else payer
+    return next_dealer
 
 
 @njit(cache=True)  # the fan evaluator allocates its work arrays: reference counting on
@@ -819,14 +837,9 @@ def _play_deal(deal, dealer, n, seed, template, wall, rules, kinds, parameters, 
                 if n_robbers > 0:
                     visible[tile] += 1  # the robbed tile lies on the table
                     win_order += 1
-                    for index in range(n_robbers):
-                        _win(winners[index], tile, raws[index], ROBBED_KONG, seat, win_order, state, rules, buffers, record, fans, events, validate)
-                    for index in range(n_robbers):
-                        table[WON + winners[index]] = win_order
-                    if n_robbers > 1:
-                        record[R_MULTI_WIN] = 1
-                    if next_dealer < 0:
-                        next_dealer = winners[0] if n_robbers == 1 else seat
+                    next_dealer = _settle_winners(
+                        n_robbers, tile, ROBBED_KONG, seat, win_order, next_dealer, state, rules, buffers, record, fans, events, validate,
+                    )
                     robbed = True
                     _hand_changed(seat, table)
                     break
@@ -911,14 +924,9 @@ def _play_deal(deal, dealer, n, seed, template, wall, rules, kinds, parameters, 
                 table[PONG_LOCK + other] |= 1 << discard  # 过手碰: it passed a pong it could make
         if n_winners > 0:
             win_order += 1
-            for index in range(n_winners):
-                _win(winners[index], discard, raws[index], DISCARD_WIN, seat, win_order, state, rules, buffers, record, fans, events, validate)
-            for index in range(n_winners):
-                table[WON + winners[index]] = win_order
-            if n_winners > 1:
-                record[R_MULTI_WIN] = 1
-            if next_dealer < 0:
-                next_dealer = winners[0] if n_winners == 1 else seat
+            next_dealer = _settle_winners(
+                n_winners, discard, DISCARD_WIN, seat, win_order, next_dealer, state, rules, buffers, record, fans, events, validate,
+            )
             _check(state, wall, rules, -1, buffers, record, events, validate)
             if n - win_order_count(table, n) <= 1:
                 _end(False, state, rules, buffers, record, events, validate)
@@ -1014,9 +1022,9 @@ class XuezhanPlayers:
             texts = split_players(texts)
         parsed = [players_module.parse_player(text, lenient) for text in texts]
         if seats is not None and len(parsed) != seats:
-            raise players_module.PlayerError(f"this game takes {seats} players, not {len(parsed)}")
+            raise PlayerError(f"this game takes {seats} players, not {len(parsed)}")
         if not 2 <= len(parsed) <= MAX_SEATS:
-            raise players_module.PlayerError(f"血战 takes two to four players, not {len(parsed)}")
+            raise PlayerError(f"血战 takes two to four players, not {len(parsed)}")
         kinds = np.array([kind for kind, _, _ in parsed], np.int64)
         parameters = np.stack([vector for _, vector, _ in parsed])
         return cls(kinds, parameters, tuple(name for _, _, name in parsed))
@@ -1032,7 +1040,7 @@ def as_players(players, n_seats: int) -> XuezhanPlayers:
     else:
         result = XuezhanPlayers.parse(list(players.names), lenient=True)
     if len(result.names) != n_seats:
-        raise players_module.PlayerError(f"this game takes {n_seats} players, not {len(result.names)}")
+        raise PlayerError(f"this game takes {n_seats} players, not {len(result.names)}")
     return result
 
 

@@ -33,7 +33,7 @@ from sim.actions import (
     WIN,
     encode,
 )
-from sim.heuristics import PlayerError
+from sim.player_text import parse_player_text
 from sim.random_streams import random_below
 from sim.xuezhan_table import (
     DECLARED,
@@ -87,33 +87,7 @@ def parse_player(text: str, lenient: bool = False):
     """`NAME` or `NAME:key=value,...` -> (heuristic id, float64 parameter vector, canonical text).
 
     `lenient` accepts the extra keys of a canonical 二人 player text (``ERREN_KEYS``)."""
-    name, _, rest = text.strip().partition(":")
-    name = name.strip()
-    if name not in DEFAULTS:
-        raise PlayerError(f"unknown heuristic {name!r}; choose from {', '.join(NAMES)}")
-    settings = dict(DEFAULTS[name])
-    for item in filter(None, (part.strip() for part in rest.split(","))):
-        key, equals, value = item.partition("=")
-        key = key.strip()
-        if lenient and key in ERREN_KEYS:
-            if ERREN_KEYS[key] is None:
-                continue
-            key = ERREN_KEYS[key]
-        if not equals or key not in settings:
-            raise PlayerError(
-                f"{name}: unknown parameter {item!r}; {name} takes {', '.join(f'{k}=' for k in DEFAULTS[name])}"
-            )
-        try:
-            settings[key] = float(value)
-        except ValueError:
-            raise PlayerError(f"{name}: parameter {key} needs a number, not {value.strip()!r}") from None
-        if not np.isfinite(settings[key]) or settings[key] < 0:
-            raise PlayerError(f"{name}: parameter {key} must be a non-negative number")
-    parameters = np.zeros(N_PARAMETERS, np.float64)
-    for key, value in settings.items():
-        parameters[SLOTS[key]] = value
-    canonical = name + ":" + ",".join(f"{key}={value:g}" for key, value in settings.items())
-    return NAMES.index(name), parameters, canonical
+    return parse_player_text(text, NAMES, DEFAULTS, SLOTS, N_PARAMETERS, ERREN_KEYS if lenient else None)
 
 
 def new_buffers():

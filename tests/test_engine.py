@@ -6,11 +6,12 @@ import itertools
 
 import numpy as np
 import pytest
-
 from exact_deals import agrees_with_exact, initial_shanten_distribution
+
 from kernels.fan_ids import Fan
 from kernels.tiles import N_KINDS
 from sim import engine, heuristics
+from sim.player_text import PlayerError
 from sim.ruleset import load_ruleset
 from sim.table_state import new_state
 
@@ -280,7 +281,7 @@ def test_min_fan_is_respected_and_easy_to_sweep(tmp_path):
     ],
 )
 def test_bad_players_are_one_clear_error(text, message):
-    with pytest.raises(heuristics.PlayerError, match=message):
+    with pytest.raises(PlayerError, match=message):
         engine.Players.parse(text)
 
 

@@ -17,8 +17,8 @@ from kernels.win_check import load_complete_bits
 from kernels.xuezhan_fans import best_discard_value
 from sim import xuezhan_engine as engine
 from sim import xuezhan_table
-from sim.heuristics import PlayerError
 from sim.notation import parse_tile, parse_tiles
+from sim.player_text import PlayerError
 from sim.ruleset import load_ruleset
 
 E = engine

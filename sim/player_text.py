@@ -1,0 +1,42 @@
+"""The player notation every family shares: `NAME` or `NAME:key=value,...`, read against one family's table
+of heuristics and their default parameters into (heuristic id, parameter vector, canonical text)."""
+
+import numpy as np
+
+
+class PlayerError(ValueError):
+    """A player written wrongly: unknown heuristic or parameter, or a value that is not a number."""
+
+
+def parse_player_text(text: str, names: tuple, defaults: dict, slots: dict, n_parameters: int,
+                      aliases: dict | None = None):
+    """`names`: the heuristics by id; `defaults`: each heuristic's parameters and their defaults (the
+    canonical text lists them in this order); `slots`: each parameter's index in the vector. `aliases` maps
+    keys this family accepts from another family's canonical text to its own (None: the key is dropped)."""
+    name, _, rest = text.strip().partition(":")
+    name = name.strip()
+    if name not in defaults:
+        raise PlayerError(f"unknown heuristic {name!r}; choose from {', '.join(names)}")
+    settings = dict(defaults[name])
+    for item in filter(None, (part.strip() for part in rest.split(","))):
+        key, equals, value = item.partition("=")
+        key = key.strip()
+        if aliases and key in aliases:
+            if aliases[key] is None:
+                continue
+            key = aliases[key]
+        if not equals or key not in settings:
+            raise PlayerError(
+                f"{name}: unknown parameter {item!r}; {name} takes {', '.join(f'{k}=' for k in defaults[name])}"
+            )
+        try:
+            settings[key] = float(value)
+        except ValueError:
+            raise PlayerError(f"{name}: parameter {key} needs a number, not {value.strip()!r}") from None
+        if not np.isfinite(settings[key]) or settings[key] < 0:
+            raise PlayerError(f"{name}: parameter {key} must be a non-negative number")
+    parameters = np.zeros(n_parameters, np.float64)
+    for key, value in settings.items():
+        parameters[slots[key]] = value
+    canonical = name + ":" + ",".join(f"{key}={value:g}" for key, value in settings.items())
+    return names.index(name), parameters, canonical
