@@ -26,15 +26,19 @@ def seat_count(records: pd.DataFrame) -> int:
     return count
 
 
+def per_seat(records: pd.DataFrame, column: str) -> np.ndarray:
+    """(deals, seats): the per-seat record columns ``<column>_0``, ``<column>_1``, ... side by side."""
+    return np.column_stack([records[f"{column}_{seat}"].to_numpy() for seat in range(seat_count(records))])
+
+
 def seat_changes(records: pd.DataFrame, room: Room) -> np.ndarray:
     """(deals, seats): each seat's money change per deal in the room (units x base stake, less the fee)."""
-    money = np.column_stack([records[f"money_{seat}"].to_numpy() for seat in range(seat_count(records))])
-    return money * float(room.stake) - float(room.fee)
+    return per_seat(records, "money") * float(room.stake) - float(room.fee)
 
 
 def seat_wins(records: pd.DataFrame) -> np.ndarray:
     """(deals, seats) bool: the seat won in the deal (血战: several seats may win one deal)."""
-    return np.column_stack([records[f"win_order_{seat}"].to_numpy() > 0 for seat in range(seat_count(records))])
+    return per_seat(records, "win_order") > 0
 
 
 def win_rows(records: pd.DataFrame, fan_columns: list[str]) -> pd.DataFrame:
@@ -100,7 +104,7 @@ def money_distribution(records: pd.DataFrame, rooms: list[Room]) -> pd.DataFrame
     for room in rooms:
         for source in ("all",) + SOURCES:
             column = "money" if source == "all" else f"{source}_money"
-            units = np.concatenate([records[f"{column}_{seat}"].to_numpy() for seat in range(seats)]).astype(float)
+            units = per_seat(records, column).ravel(order="F").astype(float)  # seat 0's deals, then seat 1's, ...
             changes = units * room.stake - (room.fee if source == "all" else 0.0)
             rows.append({"room": room.name, "stake": room.stake, "fee": room.fee, "source": source, **_distribution(changes),
                          "house_per_deal": float(room.fee * seats)})
@@ -109,8 +113,7 @@ def money_distribution(records: pd.DataFrame, rooms: list[Room]) -> pd.DataFrame
 
 def units_moved(records: pd.DataFrame) -> np.ndarray:
     """Units that change hands in each deal (the sum of the gains)."""
-    money = np.column_stack([records[f"money_{seat}"].to_numpy() for seat in range(seat_count(records))])
-    return np.clip(money, 0, None).sum(axis=1).astype(float)
+    return np.clip(per_seat(records, "money"), 0, None).sum(axis=1).astype(float)
 
 
 def win_money(records: pd.DataFrame) -> pd.DataFrame:
@@ -138,8 +141,7 @@ def seat_results(records: pd.DataFrame, rooms: list[Room]) -> pd.DataFrame:
     rows = []
     for room in rooms:
         changes = seat_changes(records, room)
-        sources = {source: np.column_stack([records[f"{source}_money_{seat}"].to_numpy() for seat in range(seats)]) * float(room.stake)
-                   for source in SOURCES}
+        sources = {source: per_seat(records, f"{source}_money") * float(room.stake) for source in SOURCES}
         groups = {f"seat {seat}": np.arange(seats) == seat for seat in range(seats)}
         for group, mask in groups.items():
             rows.append(_seat_row(room, group, changes[:, mask].ravel(), wins[:, mask].ravel(),

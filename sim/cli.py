@@ -186,7 +186,7 @@ def replay(
     if deal < 0 or seed < 0 or session_length < 0:
         raise UserError("--seed, --deal and --session-length must not be negative")
     family = family_of(rules)
-    seats = runner.seated_players(rules, players or ",".join(["greedy"] * rules.players[0]))
+    seats = runner.seated_players(rules, players)
     log = family.engine.replay(rules, seats, seed, deal, session_length)
     typer.echo(family.report.format_deal(log, rules, seats, seed), nl=False)
 
@@ -212,7 +212,7 @@ def run(
     from sim.ruleset import load_ruleset
 
     rules = load_ruleset(ruleset)
-    seats = runner.seated_players(rules, players or ",".join(["greedy"] * rules.players[0]))
+    seats = runner.seated_players(rules, players)
     config = runner.RunConfig(ruleset, seats.names, deals, seed, shard_size, session_length)
     if workers < 0:
         raise UserError("--workers must not be negative")
@@ -332,22 +332,19 @@ def duel(
 ):
     """Two heuristics on duplicate deals: win rates, mean beans (or money) per deal, and whether the difference is significant."""
     from sim import duel as duels
+    from sim import runner
     from sim.families import family_of
     from sim.ruleset import load_ruleset
 
     if deals < 2 or seed < 0:
         raise UserError("--deals must be at least 2 and --seed not negative")
     rules = load_ruleset(ruleset)
-    _check_seats(rules, seats)
+    if seats is not None:
+        runner.check_seats(rules, seats)
     chosen = _room(rooms, room, rules)
     result = duels.duel(rules, first, second, deals, seed, chosen, seats)
     typer.echo(duels.format_duel(result, chosen, family_of(rules).currency), nl=False)
 
-
-def _check_seats(ruleset, seats: int | None) -> None:
-    if seats is not None and seats not in ruleset.players:
-        allowed = " or ".join(str(count) for count in ruleset.players)
-        raise UserError(f"{ruleset.id} is played by {allowed} players, not --seats {seats}")
 
 
 @app.command()
@@ -364,6 +361,7 @@ def league(
     """A round robin of duels: the matrix of each row player's mean beans per deal less each column player's."""
     from analysis.tables import write_table
     from sim import duel as duels
+    from sim import runner
     from sim.families import family_of
     from sim.ruleset import load_ruleset
 
@@ -374,7 +372,8 @@ def league(
     rules = load_ruleset(ruleset)
     for player in players:
         family_of(rules).heuristics.parse_player(player)  # every player checked before any deal is played
-    _check_seats(rules, seats)
+    if seats is not None:
+        runner.check_seats(rules, seats)
     chosen = _room(rooms, room, rules)
     table = duels.league(rules, players, deals, seed, chosen, seats)
     if out is not None:

@@ -75,7 +75,7 @@ def duel(ruleset: Ruleset, first: str, second: str, deals: int, seed: int, room:
     for rotation in range(seats):
         sitting = seating(seats, rotation)
         players = family.parse_players([texts[player] for player in sitting], seats)
-        records = family.records_frame(family.engine.play(ruleset, players, seed, deals), ruleset)
+        records = pd.DataFrame(family.engine.play(ruleset, players, seed, deals).columns)  # money needs no fan columns
         changes = family.money.seat_changes(records, room)
         won = family.money.seat_wins(records)
         for seat, player in enumerate(sitting):

@@ -91,12 +91,20 @@ def shard_path(directory: Path, index: int) -> Path:
     return directory / RECORDS / f"shard-{index:06d}.parquet"
 
 
-def seated_players(ruleset, texts):
-    """The players of a run, one per seat; the ruleset says how many seats it allows."""
-    texts = engine.split_players(texts) if isinstance(texts, str) else list(texts)
-    if len(texts) not in ruleset.players:
+def check_seats(ruleset, seats: int) -> None:
+    """A RunError unless the ruleset is played at `seats` seats."""
+    if seats not in ruleset.players:
         allowed = " or ".join(str(count) for count in ruleset.players)
-        raise RunError(f"{ruleset.id} is played by {allowed} players, not {len(texts)}")
+        raise RunError(f"{ruleset.id} is played by {allowed} players, not {seats}")
+
+
+def seated_players(ruleset, texts=None):
+    """The players of a run, one per seat (texts: a list or one string `A,B[,...]`; None: greedy in every
+    seat of the ruleset's default table); the ruleset says how many seats it allows."""
+    if texts is None:
+        texts = ["greedy"] * ruleset.players[0]
+    texts = engine.split_players(texts) if isinstance(texts, str) else list(texts)
+    check_seats(ruleset, len(texts))
     return family_of(ruleset).parse_players(texts, len(texts))
 
 
