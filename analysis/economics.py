@@ -11,7 +11,6 @@ own seed; the result is a pure function of the run, the rooms and that seed.
 import numpy as np
 import pandas as pd
 
-from analysis import beans
 from analysis.rooms import Room
 from analysis.statistics import wilson_interval
 
@@ -41,11 +40,11 @@ def deals_until_ruin(changes: np.ndarray, start: float, horizon: int, players: i
 
 
 def room_economics(records: pd.DataFrame, rooms: list[Room], horizon: int = 2000, players: int = 2000,
-                   block: int = 50, seed: int = 0, money=beans) -> pd.DataFrame:
+                   block: int = 50, seed: int = 0, *, money) -> pd.DataFrame:
     """One row per room: house share of all money moved, share of wins that still lose the winner money
     (二人: F*s < f), drift and volatility per deal of each seat, and the ruin probability within `horizon`
     deals (Wilson interval) with the median number of deals until ruin (inf when most players outlast the
-    horizon). `money` is the family's money module (``analysis.beans`` or ``analysis.money``)."""
+    horizon). `money` is the family's money module (``sim.erren.money`` or ``sim.xuezhan.money``)."""
     wins = money.seat_wins(records)
     moved_units = money.units_moved(records).sum()
     rows = []

@@ -8,6 +8,7 @@ import pandas as pd
 
 from analysis.tables import versions, write_text_atomically
 from sim import duel, runner
+from sim.families import FAMILIES
 from sim.ruleset import load_ruleset
 
 RULESETS = ("erren", "erren-classic")
@@ -50,11 +51,11 @@ def build(results: Path, deals: int, league_walls: int, seed: int, progress=None
     beans = beans[["room", "stake", "fee", "role", "count", "mean", "std", "q10", "q50", "q90", "house_share_of_moved"]]
     sections.append(
         f"## 富贵豆 per deal in the default rooms: `erren`, greedy v greedy, {deals:,} deals\n\n"
-        "The rooms' stakes and fees are the illustrative assumptions of `analysis/rooms.toml`.\n\n"
+        "The rooms' stakes and fees are the illustrative assumptions of `sim/erren/rooms.toml`.\n\n"
         + _markdown(beans, {"mean": "{:,.1f}", "std": "{:,.1f}", "q10": "{:,.0f}", "q50": "{:,.0f}", "q90": "{:,.0f}",
                             "count": "{:,}", "house_share_of_moved": "{:.2%}"})
     )
-    room = runner.load_rooms(None)[0]
+    room = runner.load_rooms(None, FAMILIES["erren"].rooms_file)[0]
     league = duel.league(load_ruleset("erren"), list(HEURISTICS), league_walls, seed, room)
     matrix = duel.league_matrix(league).reset_index().rename(columns={"player": "row over column"})
     sections.append(

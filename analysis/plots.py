@@ -5,7 +5,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis import beans
 from analysis.rooms import Room
 
 
@@ -32,10 +31,10 @@ def _label(room: Room, cjk: bool) -> str:
     return room.name if cjk or room.name.isascii() else f"s={room.stake} f={room.fee}"
 
 
-def plot_economics(records: pd.DataFrame, rooms: list[Room], table: pd.DataFrame, directory: Path, money=beans) -> list[Path]:
+def plot_economics(records: pd.DataFrame, rooms: list[Room], table: pd.DataFrame, directory: Path, money) -> list[Path]:
     """Two charts: each room's distribution of a seat's bean change per deal (in stakes, so rooms compare),
     and the risk of ruin against the fee, one line per stake. Returns the files written. `money` is the
-    family's money module (``analysis.beans`` or ``analysis.money``)."""
+    family's money module (``sim.erren.money`` or ``sim.xuezhan.money``)."""
     pyplot = _pyplot()
     cjk = _has_cjk_font()
     figure, axes = pyplot.subplots(figsize=(8, 4.5))

@@ -1,7 +1,7 @@
-"""富贵豆 rooms: the stake, table fee (台费) and entry range of each room, read from a TOML data file.
+"""Rooms: the stake, table fee (台费) and entry range of each room, read from a TOML data file.
 
-The shipped ``analysis/rooms.toml`` holds illustrative defaults (RULES.md section 5: the seeds give no
-figures); a user's own file has the same layout. A malformed file gets one RoomsError naming the file
+Each family ships its rooms beside its code (``sim/erren/rooms.toml`` for 富贵豆, ``sim/xuezhan/rooms.toml``);
+their figures are illustrative, since the seeds give none (docs/rules/). A user's own file has the same layout. A malformed file gets one RoomsError naming the file
 and the problem.
 """
 
@@ -9,8 +9,6 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOMS_DIR = Path(__file__).parent
-DEFAULT_ROOMS = ROOMS_DIR / "rooms.toml"  # the 富贵豆 rooms of 二人麻将
 KEYS = {"stake": int, "fee": int, "min_entry": int, "max_entry": int}
 
 
@@ -27,8 +25,8 @@ class Room:
     max_entry: int  # 0: no upper limit
 
 
-def load_rooms(path: Path | str | None = None, default: Path = DEFAULT_ROOMS) -> list[Room]:
-    """The rooms of `path`, or of the `default` file (a family's rooms, ``sim.families``)."""
+def load_rooms(path: Path | str | None, default: Path) -> list[Room]:
+    """The rooms of `path`, or of the `default` file (a family's rooms, ``Family.rooms_file``)."""
     path = Path(path) if path is not None else default
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))

@@ -3,7 +3,7 @@
 Both live under ``$MJSIM_CACHE_DIR`` (default ``~/.cache/mjsim``). numba's own cache notices when a
 function's file changes, but not when a function it calls (and compiled into itself) changes, so after
 an edit or an upgrade a cached caller could run stale callee code. The compiled kernels therefore go to
-a directory named by a hash of every module of the three packages: any change to any source starts a
+a directory named by a hash of every module of the three packages and their subpackages: any change to any source starts a
 fresh cache (about 16 MB, two to three minutes of compilation). ``NUMBA_CACHE_DIR``, when set, wins.
 Every package's ``__init__`` calls ``use_source_keyed_numba_cache`` before any kernel is defined.
 """
@@ -25,8 +25,8 @@ def source_key() -> str:
     root = Path(__file__).resolve().parent.parent
     digest = hashlib.sha256()
     for package in PACKAGES:
-        for path in sorted((root / package).glob("*.py")):
-            digest.update(f"{package}/{path.name}\0".encode())
+        for path in sorted((root / package).rglob("*.py")):
+            digest.update(f"{path.relative_to(root).as_posix()}\0".encode())
             digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 

@@ -22,7 +22,7 @@ from kernels.fan_ids import (
     SELF_DRAWN_FLAG,
     Fan,
 )
-from kernels.scoring import _score_many, score_many
+from kernels.fans.mcr import _score_many, score_many
 from kernels.shanten import _shanten_many, _ukeire_many, _waits_many
 from kernels.tiles import (
     HONOR_START,

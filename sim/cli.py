@@ -202,7 +202,7 @@ def run(
     shard_size: Annotated[int, typer.Option(help="Deals per shard file.")] = 50_000,
     session_length: Annotated[int, typer.Option(help="Deals per session with dealer rotation (0: every deal draws its dealer).")] = 0,
     resume: Annotated[bool, typer.Option("--resume", help="Finish an interrupted run in --out: play only its missing shards.")] = False,
-    rooms: Annotated[Path | None, typer.Option(help="A rooms file for the money tables; default the family's (analysis/rooms.toml, analysis/rooms-xuezhan.toml).")] = None,
+    rooms: Annotated[Path | None, typer.Option(help="A rooms file for the money tables; default the family's (sim/erren/rooms.toml, sim/xuezhan/rooms.toml).")] = None,
     backend: Annotated[str, typer.Option(help="'local' (worker processes here) or 'dask' (an existing Dask cluster).")] = "local",
     scheduler: Annotated[str | None, typer.Option(help="With --backend dask: the scheduler's address, e.g. tcp://10.0.0.1:8786.")] = None,
 ):
@@ -229,7 +229,7 @@ def run(
 @app.command()
 def analyze(
     run_dir: Annotated[Path, typer.Argument(help="A run directory written by mjsim run.")],
-    rooms: Annotated[Path | None, typer.Option(help="A rooms file (stake, fee, entry range per room); default the family's (analysis/rooms.toml, analysis/rooms-xuezhan.toml).")] = None,
+    rooms: Annotated[Path | None, typer.Option(help="A rooms file (stake, fee, entry range per room); default the family's (sim/erren/rooms.toml, sim/xuezhan/rooms.toml).")] = None,
 ):
     """Rewrite and print a run's tables: outcomes, fan frequencies, and the money per room (富贵豆, or 血战 money by source), seats."""
     from sim import runner
@@ -241,7 +241,7 @@ def analyze(
 @app.command()
 def economics(
     run_dir: Annotated[Path, typer.Argument(help="A run directory written by mjsim run.")],
-    rooms: Annotated[Path | None, typer.Option(help="A rooms file; default the family's (analysis/rooms.toml, analysis/rooms-xuezhan.toml).")] = None,
+    rooms: Annotated[Path | None, typer.Option(help="A rooms file; default the family's (sim/erren/rooms.toml, sim/xuezhan/rooms.toml).")] = None,
     stake: Annotated[list[int] | None, typer.Option(help="Study a grid instead: stakes (repeat the option).")] = None,
     fee: Annotated[list[int] | None, typer.Option(help="With --stake: table fees (repeat the option).")] = None,
     horizon: Annotated[int, typer.Option(help="Deals a simulated player plays at most.")] = 2000,
@@ -271,7 +271,7 @@ def economics(
     family = family_of(ruleset)
     room_list = grid_rooms(stake, fee) if stake is not None else load_rooms(rooms, family.rooms_file)
     records = runner.read_records(run_dir, config)
-    table = room_economics(records, room_list, horizon, players, block, seed, family.money)
+    table = room_economics(records, room_list, horizon, players, block, seed, money=family.money)
     metadata = {**config.metadata(ruleset.source), "rooms": [asdict(room) for room in room_list], "horizon": horizon,
                 "players_simulated": players, "block": block, "resampling_seed": seed}
     write_table(table, run_dir / "economics.parquet", metadata)
@@ -327,7 +327,7 @@ def duel(
     ruleset: Annotated[str, typer.Option(help="Ruleset id (erren, erren-classic, liangmen-xuezhan, sanren-liangfang) or a ruleset .toml file.")] = "erren",
     seed: Annotated[int, typer.Option(help="Seed of the walls.")] = 1,
     room: Annotated[str | None, typer.Option(help="Room whose stake and fee price the results (default the first: 体验场, beans = fans; 血战 练习场, money = units).")] = None,
-    rooms: Annotated[Path | None, typer.Option(help="A rooms file; default the family's (analysis/rooms.toml, analysis/rooms-xuezhan.toml).")] = None,
+    rooms: Annotated[Path | None, typer.Option(help="A rooms file; default the family's (sim/erren/rooms.toml, sim/xuezhan/rooms.toml).")] = None,
     seats: Annotated[int | None, typer.Option(help="Seats at the table where the ruleset allows several counts (sanren-liangfang: 2 or 3).")] = None,
 ):
     """Two heuristics on duplicate deals: win rates, mean beans (or money) per deal, and whether the difference is significant."""
@@ -354,7 +354,7 @@ def league(
     ruleset: Annotated[str, typer.Option(help="Ruleset id (erren, erren-classic, liangmen-xuezhan, sanren-liangfang) or a ruleset .toml file.")] = "erren",
     seed: Annotated[int, typer.Option(help="Seed of the walls.")] = 1,
     room: Annotated[str | None, typer.Option(help="Room whose stake and fee price the results (default the family's first room).")] = None,
-    rooms: Annotated[Path | None, typer.Option(help="A rooms file; default the family's (analysis/rooms.toml, analysis/rooms-xuezhan.toml).")] = None,
+    rooms: Annotated[Path | None, typer.Option(help="A rooms file; default the family's (sim/erren/rooms.toml, sim/xuezhan/rooms.toml).")] = None,
     out: Annotated[Path | None, typer.Option(help="Write the pairwise table here as Parquet.")] = None,
     seats: Annotated[int | None, typer.Option(help="Seats at the table where the ruleset allows several counts (sanren-liangfang: 2 or 3).")] = None,
 ):
@@ -371,7 +371,7 @@ def league(
         raise UserError("--deals must be at least 2 and --seed not negative")
     rules = load_ruleset(ruleset)
     for player in players:
-        family_of(rules).heuristics.parse_player(player)  # every player checked before any deal is played
+        family_of(rules).players.parse_player(player)  # every player checked before any deal is played
     if seats is not None:
         runner.check_seats(rules, seats)
     chosen = _room(rooms, room, rules)

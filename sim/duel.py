@@ -67,7 +67,7 @@ def duel(ruleset: Ruleset, first: str, second: str, deals: int, seed: int, room:
     family = family_of(ruleset)
     seats = seats or ruleset.players[0]
     texts = (first, second)
-    names = tuple(family.heuristics.parse_player(text)[2] for text in texts)
+    names = tuple(family.players.parse_player(text)[2] for text in texts)
     # per_wall[h]: heuristic h's money summed over every seat it held in every rotation, per wall
     per_wall = np.zeros((2, deals))
     wins = np.zeros(2)

@@ -132,7 +132,7 @@ TEMPLATE_WEIGHTS /= TEMPLATE_WEIGHTS.sum()
 
 @dataclass
 class WinningHands:
-    """Columns of N winning hands in the layout `kernels.scoring.score_many` takes."""
+    """Columns of N winning hands in the layout `kernels.fans.mcr.score_many` takes."""
 
     concealed: np.ndarray  # (N, 34) int8, without the winning tile
     melds: np.ndarray  # (N, 4, 2) int8 rows of (kind, first tile)

@@ -34,7 +34,7 @@ class NotationError(ValueError):
 
 
 class MeldKind(enum.IntEnum):
-    """The meld codes the fan evaluator takes (kernels.scoring)."""
+    """The meld codes the fan evaluator takes (kernels.fans.mcr)."""
 
     CHOW = MELD_CHOW
     PONG = MELD_PONG

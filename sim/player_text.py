@@ -40,3 +40,15 @@ def parse_player_text(text: str, names: tuple, defaults: dict, slots: dict, n_pa
         parameters[slots[key]] = value
     canonical = name + ":" + ",".join(f"{key}={value:g}" for key, value in settings.items())
     return names.index(name), parameters, canonical
+
+
+def split_players(text: str) -> list[str]:
+    """`greedy:claim=0,ready=1,value` -> ["greedy:claim=0,ready=1", "value"]: a comma-separated part
+    holding `=` but no `:` continues the previous player's parameters."""
+    players: list[str] = []
+    for part in text.split(","):
+        if players and "=" in part and ":" not in part:
+            players[-1] += "," + part
+        else:
+            players.append(part)
+    return players

@@ -33,8 +33,8 @@ import pandas as pd
 from analysis.fan_tables import fan_frequency
 from analysis.rooms import load_rooms
 from analysis.tables import write_table, write_text_atomically
-from sim import engine
 from sim.families import family_of
+from sim.player_text import split_players
 from sim.ruleset import load_ruleset
 
 RUN_FILE = "run.json"
@@ -66,7 +66,7 @@ class RunConfig:
 
 def default_directory(config: RunConfig) -> Path:
     """results/<ruleset>-<player>-v-<player>[-v-...]-seed<seed>, players without their parameters unless changed."""
-    heuristics = family_of(load_ruleset(config.ruleset)).heuristics
+    heuristics = family_of(load_ruleset(config.ruleset)).players
     names = []
     for text in config.players:
         kind, parameters, _ = heuristics.parse_player(text)
@@ -103,7 +103,7 @@ def seated_players(ruleset, texts=None):
     seat of the ruleset's default table); the ruleset says how many seats it allows."""
     if texts is None:
         texts = ["greedy"] * ruleset.players[0]
-    texts = engine.split_players(texts) if isinstance(texts, str) else list(texts)
+    texts = split_players(texts) if isinstance(texts, str) else list(texts)
     check_seats(ruleset, len(texts))
     return family_of(ruleset).parse_players(texts, len(texts))
 

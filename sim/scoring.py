@@ -17,10 +17,10 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
-from kernels import xuezhan_fans
 from kernels.fan_ids import CONTEXT_FLAG_BITS, Fan
-from kernels.scoring import NOT_A_WIN
-from kernels.scoring import score_many as score_kernel
+from kernels.fans import xuezhan as xuezhan_fans
+from kernels.fans.mcr import NOT_A_WIN
+from kernels.fans.mcr import score_many as score_kernel
 from kernels.tiles import COPIES_PER_KIND, N_FLOWERS, N_KINDS, TILE_SETS
 from sim.notation import (
     Hand,

@@ -1,6 +1,6 @@
 """A slow, obviously correct twin of the 二人麻将 table procedure (RULES.md section 3) that replays a deal.
 
-``check_deal(ruleset, log)`` walks the engine's event log of one deal (``sim.engine.replay``) against the
+``check_deal(ruleset, log)`` walks the engine's event log of one deal (``sim.erren.engine.replay``) against the
 shuffled wall and re-derives everything from RULES.md alone: where every tile comes from (front or back of
 the wall), whether every action was legal when it was taken, that no tile is created or lost, every win's
 context (天胡, 地胡, 人胡, 天听, 妙手回春, 海底捞月, 杠上开花, 抢杠胡, 和绝张, flowers, 报听) and its fans
@@ -23,7 +23,7 @@ from kernels.fan_ids import N_FANS, Fan
 from sim.notation import Hand, Meld, MeldKind, format_hand, tile_name
 from sim.scoring import ScoringError, WinContext, score
 
-# Event codes of the log, as documented by the engine (sim.engine.EV_*): the log's vocabulary, not its logic.
+# Event codes of the log, as documented by the engine (sim.erren.engine.EV_*): the log's vocabulary, not its logic.
 (
     DEAL, DRAW, REPLACEMENT, DISCARD, READY, HEAVENLY_READY, CHOW, PONG, KONG, CONCEALED_KONG, ADDED_KONG,
     DOUBLE, WIN_SELF_DRAWN, WIN_DISCARD, WIN_ROBBED_KONG, EXHAUSTED,

@@ -4,9 +4,10 @@ import pandas as pd
 import pytest
 from conftest import deal_records
 
-from analysis.beans import bean_distribution, seat_changes, seat_results, winning_fans
 from analysis.rooms import Room, RoomsError, load_rooms
 from analysis.tables import read_metadata
+from sim.erren.money import bean_distribution, seat_changes, seat_results, winning_fans
+from sim.families import FAMILIES
 from sim.runner import RunConfig, run
 
 ROOM = Room("test", stake=10, fee=20, min_entry=0, max_entry=0)
@@ -38,7 +39,7 @@ def test_bean_tables_by_role_and_by_seat():
 
 
 def test_shipped_rooms_are_the_six_rooms_of_the_seeds():
-    rooms = load_rooms()
+    rooms = load_rooms(None, FAMILIES["erren"].rooms_file)
     assert [room.name for room in rooms] == ["体验场", "初级场", "中级场", "高级场", "大侠场", "宗师场"]
     assert all(room.stake > 0 for room in rooms)
 
@@ -58,7 +59,7 @@ def test_a_malformed_rooms_file_is_one_clear_error(tmp_path, text, message):
     path = tmp_path / "rooms.toml"
     path.write_text(text, encoding="utf-8")
     with pytest.raises(RoomsError, match=message):
-        load_rooms(path)
+        load_rooms(path, FAMILIES["erren"].rooms_file)
 
 
 def test_analyze_rewrites_and_prints_every_table_for_other_rooms(mjsim, tmp_path):

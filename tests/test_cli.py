@@ -9,7 +9,6 @@ import pytest
 from analysis.tables import read_metadata
 
 
-
 def test_shanten_prints_forms_waits_with_copies_left_and_ukeire(mjsim):
     code, out, _ = mjsim("shanten", "123456789m1122z", "--visible", "1z")
     assert code == 0
@@ -198,7 +197,7 @@ def test_a_failed_batch_leaves_an_existing_output_file_alone(mjsim, tmp_path):
 
 
 def test_replay_tells_a_deal_from_the_deal_to_the_scoring(mjsim):
-    from sim import engine
+    from sim.erren import engine
     from sim.ruleset import load_ruleset
 
     code, out, _ = mjsim("replay", "--seed", "1", "--deal", "5", "--players", "greedy,random")
@@ -215,7 +214,7 @@ def test_replay_tells_a_deal_from_the_deal_to_the_scoring(mjsim):
 
 
 def test_replay_of_a_draw_says_so(mjsim):
-    from sim import engine
+    from sim.erren import engine
     from sim.ruleset import load_ruleset
 
     records = engine.play(load_ruleset("erren-classic"), engine.Players.parse("random,random"), seed=3, n_deals=50)

@@ -3,9 +3,9 @@ initial tiles, over enough deals that a biased shuffle or a wrong deal would sho
 
 import numpy as np
 import pytest
+from exact_deals import agrees_with_exact, initial_shanten_distribution
 
 import kernels
-from exact_deals import agrees_with_exact, initial_shanten_distribution
 from sim.demo import deal_initial_hands
 
 N_DEALS = 300_000

@@ -6,8 +6,8 @@ import pytest
 
 from analysis.rooms import Room
 from analysis.tables import read_metadata
-from sim import engine
 from sim.duel import duel, league, league_matrix
+from sim.erren import engine
 from sim.ruleset import load_ruleset
 
 FANS = Room("fans", stake=1, fee=0, min_entry=0, max_entry=0)

@@ -13,13 +13,14 @@ from analysis.economics import (
 )
 from analysis.rooms import Room
 from analysis.tables import read_metadata
+from sim.erren import money
 from sim.runner import RunConfig, run
 
 
 def test_a_small_win_under_a_large_fee_loses_the_winner_money():
     records = deal_records([(0, 0, 8, 0, 0, 0, 0), (1, 0, 30, 0, 0, 0, 0), (-1, 0, 0, 0, 0, 0, 0)] * 10)
     room = Room("dear", stake=1, fee=10, min_entry=1000, max_entry=0)
-    row = room_economics(records, [room], horizon=10, players=10).iloc[0]
+    row = room_economics(records, [room], horizon=10, players=10, money=money).iloc[0]
     assert row["winning_but_losing_share"] == pytest.approx(0.5)  # 8 * 1 < 10, 30 * 1 > 10
     assert row["house_share_of_moved"] == pytest.approx(20 * 30 / (20 * 30 + 38 * 10))
     assert row["drift_seat_0"] == pytest.approx((8 - 30 - 3 * 10) / 3)

@@ -10,10 +10,11 @@ from exact_deals import agrees_with_exact, initial_shanten_distribution
 
 from kernels.fan_ids import Fan
 from kernels.tiles import N_KINDS
-from sim import engine, heuristics
-from sim.player_text import PlayerError
+from sim.erren import engine
+from sim.erren import players as heuristics
+from sim.erren.table import new_state
+from sim.player_text import PlayerError, split_players
 from sim.ruleset import load_ruleset
-from sim.table_state import new_state
 
 RULESETS = ("erren", "erren-classic")
 HEURISTICS = heuristics.NAMES
@@ -286,7 +287,7 @@ def test_bad_players_are_one_clear_error(text, message):
 
 
 def test_players_text_keeps_parameters_with_their_player():
-    assert engine.split_players("greedy:claim=0,ready=1,value:speed=4") == ["greedy:claim=0,ready=1", "value:speed=4"]
+    assert split_players("greedy:claim=0,ready=1,value:speed=4") == ["greedy:claim=0,ready=1", "value:speed=4"]
     players = engine.Players.parse("defensive:caution=5,threat_wall=12,random")
     assert players.names[0].startswith("defensive:") and "caution=5" in players.names[0]
     assert players.parameters[0, heuristics.CAUTION] == 5 and players.parameters[0, heuristics.THREAT_WALL] == 12

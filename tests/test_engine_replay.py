@@ -40,7 +40,7 @@ from naive_game import (
 )
 
 from kernels.fan_ids import Fan
-from sim import engine
+from sim.erren import engine
 from sim.ruleset import load_ruleset
 
 RULESETS = ("erren", "erren-classic")

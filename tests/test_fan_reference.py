@@ -13,7 +13,7 @@ import pytest
 from MahjongGB import MahjongFanCalculator
 
 from kernels.fan_ids import Fan
-from kernels.scoring import NOT_A_WIN, score_many
+from kernels.fans.mcr import NOT_A_WIN, score_many
 from sim.benchmark import pymahjonggb_arguments, random_hands, reference_fans
 from sim.hand_generator import random_winning_hands
 from sim.ruleset import load_ruleset

@@ -3,7 +3,17 @@
 import numpy as np
 import pytest
 
-from sim.notation import Hand, Meld, MeldKind, NotationError, format_hand, parse_hand, parse_tile, parse_tiles, tile_name
+from sim.notation import (
+    Hand,
+    Meld,
+    MeldKind,
+    NotationError,
+    format_hand,
+    parse_hand,
+    parse_tile,
+    parse_tiles,
+    tile_name,
+)
 
 
 @pytest.mark.parametrize(

@@ -8,11 +8,11 @@ one, and the naive reference with the cap lifted reproduces PyMahjongGB's answer
 
 import numpy as np
 import pytest
+from conftest import near_complete_hands, random_hands
 from mahjong.shanten import Shanten
 from MahjongGB import RegularShanten
 
 import kernels
-from conftest import near_complete_hands, random_hands
 from kernels.tiles import HONOR_START, N_KINDS
 from sim.benchmark import GB_CODES
 

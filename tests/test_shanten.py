@@ -9,9 +9,9 @@ import itertools
 import numba
 import numpy as np
 import pytest
+from conftest import near_complete_hands, random_hands
 
 import kernels
-from conftest import near_complete_hands, random_hands
 from kernels.shanten import _hand_shanten
 from kernels.tiles import HONOR_START, N_KINDS, TILE_SET_ALL, TILE_SET_WAN_HONOURS
 

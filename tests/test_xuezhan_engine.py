@@ -10,16 +10,16 @@ import numpy as np
 import pytest
 
 from kernels.fan_ids import Fan
+from kernels.fans.xuezhan import best_discard_value
 from kernels.shanten import shanten_many
 from kernels.tables import load_tables
 from kernels.tiles import MELD_CONCEALED_KONG, MELD_KONG, MELD_PONG, N_KINDS
 from kernels.win_check import load_complete_bits
-from kernels.xuezhan_fans import best_discard_value
-from sim import xuezhan_engine as engine
-from sim import xuezhan_table
 from sim.notation import parse_tile, parse_tiles
 from sim.player_text import PlayerError
 from sim.ruleset import load_ruleset
+from sim.xuezhan import engine
+from sim.xuezhan import table as xuezhan_table
 
 E = engine
 GAMES = [("liangmen-xuezhan", 4), ("sanren-liangfang", 3), ("sanren-liangfang", 2)]
@@ -641,13 +641,13 @@ def test_win_context_flags_reach_the_fans(liangmen, sanren):
 
 
 def test_players_parse_per_seat_and_reject_a_wrong_count(liangmen):
-    seated = E.XuezhanPlayers.parse("greedy:declare=0,value,defensive:threat_wall=4,random", seats=4)
+    seated = E.Players.parse("greedy:declare=0,value,defensive:threat_wall=4,random", seats=4)
     assert seated.names[0] == "greedy:claim=1,declare=0"
     with pytest.raises(PlayerError):
-        E.XuezhanPlayers.parse("greedy,greedy", seats=3)
+        E.Players.parse("greedy,greedy", seats=3)
     with pytest.raises(ValueError):
         E.play(liangmen, "greedy,greedy,greedy", seed=1, n_deals=1)
-    from sim.engine import Players
+    from sim.erren.engine import Players
 
     erren_style = Players.parse("greedy,random,greedy,random", seats=4)
     a = E.play(liangmen, erren_style, seed=1, n_deals=50)

@@ -25,8 +25,8 @@ from kernels.fan_ids import (
     SELF_DRAWN_FLAG,
     Fan,
 )
+from kernels.fans.xuezhan import NOT_A_WIN, _score_xuezhan, best_discard_value
 from kernels.tiles import MELD_CONCEALED_KONG, MELD_KONG, MELD_PONG, N_KINDS
-from kernels.xuezhan_fans import NOT_A_WIN, _score_xuezhan, best_discard_value
 from sim.notation import Hand, parse_hand, parse_tile
 from sim.ruleset import RULESET_DIR, load_ruleset, parse_ruleset
 from sim.scoring import ScoringError, WinContext, score

@@ -6,7 +6,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis import money
 from analysis.economics import room_economics
 from analysis.rooms import Room, load_rooms
 from analysis.tables import read_metadata
@@ -14,6 +13,7 @@ from sim.duel import duel, seating
 from sim.families import FAMILIES, family_of
 from sim.ruleset import load_ruleset
 from sim.runner import RunConfig, run, shard_path
+from sim.xuezhan import money
 
 UNITS = Room("units", stake=1, fee=0, min_entry=0, max_entry=0)
 SOURCES = ["win_money", "kong_money", "chajiao_money", "guansi_money"]

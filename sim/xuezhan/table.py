@@ -1,6 +1,6 @@
 """The fixed-shape state of one 血战 deal and the rules of what a seat may do (RULES.md 6).
 
-This module owns what the engine (``sim.xuezhan_engine``) and the players (``sim.xuezhan_players``) share:
+This module owns what the engine (``sim.xuezhan.engine``) and the players (``sim.xuezhan.players``) share:
 
 - the state layout of one 血战 deal: ``state = (hands, melds, visible, table, discarded, waits)`` with
   ``hands`` int8 (4, 34), ``melds`` int8 (4, 4, 2) rows (meld code, lowest kind), ``visible`` int8 (34,)

@@ -19,7 +19,21 @@ through ``opponent_hand_visible``.
 import numpy as np
 from numba import njit
 
-from kernels.tiles import COPIES_PER_KIND, MELD_CONCEALED_KONG, N_KINDS
+from kernels.tiles import COPIES_PER_KIND, MELD_CONCEALED_KONG, MELD_PONG, N_KINDS
+from sim.actions import (
+    ADDED_KONG,
+    CHOW,
+    CONCEALED_KONG,
+    DISCARD,
+    DISCARD_READY,
+    DOUBLE,
+    KONG,
+    PASS,
+    PONG,
+    WIN,
+    action_code,
+    action_tile,
+)
 
 # Scalar fields of `table` (per-seat fields take two slots: FIELD + seat).
 WALL_FRONT = 0  # index of the next ordinary draw
@@ -107,3 +121,78 @@ READY_REQUIRES_CONCEALED = 2
 WALL_TILES = 3  # tiles in the wall, flowers included
 HAS_FLOWERS = 4
 SETTINGS_FIELDS = 5
+
+
+# The legality of every decision: what the players choose from and the validating mode checks.
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def chow_possible(hand, low, tile):
+    """The hand holds the two tiles other than `tile` of the 万 chow starting at `low`."""
+    if low < 0 or low + 2 > 8 or tile < low or tile > low + 2:
+        return False
+    for kind in range(low, low + 3):
+        if kind != tile and hand[kind] == 0:
+            return False
+    return True
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def pong_index(seat, melds, table, kind):
+    """The index of the seat's pong of `kind`, or -1."""
+    for index in range(table[N_MELDS + seat]):
+        if melds[seat, index, 0] == MELD_PONG and melds[seat, index, 1] == kind:
+            return index
+    return -1
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def may_declare_ready(seat, table, ready_requires_concealed):
+    return table[READY + seat] == 0 and not (ready_requires_concealed and table[CLAIMED_MELDS + seat] > 0)
+
+
+@njit(cache=True, _nrt=False)
+def is_legal_turn_action(action, seat, win_allowed, can_double, may_kong, hand_ready_after, state):
+    """Whether an own-turn action is legal. `hand_ready_after` says whether discarding the tile would
+    leave a ready hand the seat may declare (only consulted for DISCARD_READY)."""
+    hands, melds, table = state[0], state[1], state[3]
+    code = action_code(action)
+    tile = action_tile(action)
+    if code == WIN:
+        return win_allowed
+    if code == DOUBLE:
+        return win_allowed and can_double
+    if tile >= hands.shape[1]:
+        return False
+    if code == DISCARD:
+        return hands[seat, tile] > 0
+    if code == DISCARD_READY:
+        return hands[seat, tile] > 0 and hand_ready_after
+    kong_room = may_kong and wall_left(table) > 0 and table[N_MELDS + seat] < 4
+    if code == CONCEALED_KONG:
+        return kong_room and hands[seat, tile] == 4
+    if code == ADDED_KONG:
+        return kong_room and hands[seat, tile] > 0 and pong_index(seat, melds, table, tile) >= 0
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def is_legal_claim(action, seat, tile, win_allowed, can_double, may_claim, state):
+    """Whether a response to the opponent's discard (or added kong, with may_claim False) is legal."""
+    hands, table = state[0], state[3]
+    code = action_code(action)
+    if code == PASS:
+        return True
+    if code == WIN:
+        return win_allowed
+    if code == DOUBLE:
+        return win_allowed and can_double
+    if not may_claim or table[N_MELDS + seat] >= 4:
+        return False
+    if code == PONG:
+        return hands[seat, tile] >= 2
+    if code == KONG:
+        return hands[seat, tile] >= 3 and wall_left(table) > 0
+    if code == CHOW:
+        return tile < 9 and chow_possible(hands[seat], action_tile(action), tile)
+    return False

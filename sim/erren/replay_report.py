@@ -1,6 +1,6 @@
 """`mjsim replay`: one deal told event by event in MPSZ notation, so that anyone can check it by hand.
 
-The engine's event log (``sim.engine.DealLog``) says what happened; this module follows the tiles along
+The engine's event log (``sim.erren.engine.DealLog``) says what happened; this module follows the tiles along
 (hands, melds, flowers) to print each seat's hand after the deal and after each of its discards, and
 ends with the record and the winning hand's fans as the ruleset values them.
 """
@@ -16,7 +16,7 @@ from kernels.tiles import (
     MELD_PONG,
     N_KINDS,
 )
-from sim import engine
+from sim.erren import engine
 from sim.notation import Hand, Meld, MeldKind, format_hand, tile_name
 from sim.ruleset import Ruleset
 

@@ -1,6 +1,6 @@
 """The 二人麻将 game engine: whole deals of `erren` and `erren-classic` played inside numba (RULES.md 3).
 
-One jitted call plays a batch of deals between two heuristic players (``sim.heuristics``) and writes one
+One jitted call plays a batch of deals between two heuristic players (``sim.erren.players``) and writes one
 record row per deal. A deal is a pure function of (seed, deal index, dealer): its dealer draw and wall come
 from the stream (seed, 0, deal), each seat's decisions from (seed, 1 + seat, deal) (``sim.random_streams``),
 so a deal replays identically however a run is split. With ``session_length`` > 0 the deals are played as
@@ -42,7 +42,7 @@ from kernels.fan_ids import (
     ROBBING_KONG_FLAG,
     SELF_DRAWN_FLAG,
 )
-from kernels.scoring import BEST_LIST_ROW, BEST_ROW, NOT_A_WIN, _score_hand
+from kernels.fans.mcr import BEST_LIST_ROW, BEST_ROW, NOT_A_WIN, _score_hand
 from kernels.tables import load_tables
 from kernels.tiles import (
     FIRST_FLOWER,
@@ -55,7 +55,6 @@ from kernels.tiles import (
     TILE_SETS,
 )
 from kernels.win_check import is_complete, load_complete_bits
-from sim import actions, heuristics
 from sim.actions import (
     ADDED_KONG,
     CHOW,
@@ -72,11 +71,9 @@ from sim.actions import (
     action_tile,
     encode,
 )
-from sim.heuristics import shanten_of
-from sim.player_text import PlayerError
-from sim.random_streams import random_below, shuffle_in_place, stream_state
-from sim.ruleset import Ruleset
-from sim.table_state import (
+from sim.erren import players as heuristics
+from sim.erren.players import shanten_of
+from sim.erren.table import (
     ANY_MELD,
     CLAIMED_MELDS,
     DEALER,
@@ -98,10 +95,17 @@ from sim.table_state import (
     WALL_BACK,
     WALL_FRONT,
     WALL_TILES,
+    is_legal_claim,
+    is_legal_turn_action,
+    may_declare_ready,
     new_state,
+    pong_index,
     reset_state,
     wall_left,
 )
+from sim.player_text import PlayerError, split_players
+from sim.random_streams import random_below, shuffle_in_place, stream_state
+from sim.ruleset import Ruleset
 
 DEALT_TO_DEALER, DEALT_TO_OTHER = 14, 13
 UNLIMITED_DOUBLES = 1 << 20
@@ -354,7 +358,7 @@ def _note(record, violation):
 def _ready_after_discard(seat, tile, state, rules, buffers):
     """Whether discarding `tile` leaves a ready hand the seat may declare."""
     hands, table = state[0], state[3]
-    if hands[seat, tile] == 0 or not actions.may_declare_ready(seat, table, rules[6][READY_REQUIRES_CONCEALED] != 0):
+    if hands[seat, tile] == 0 or not may_declare_ready(seat, table, rules[6][READY_REQUIRES_CONCEALED] != 0):
         return False
     hands[seat, tile] -= 1
     ready = shanten_of(hands[seat], table[N_MELDS + seat], rules, buffers[0]) == 0
@@ -459,7 +463,7 @@ def _play_deal(deal, dealer, seed, template, wall, rules, kinds, parameters, sta
         _note(record, _check_table(state, wall, rules, sizes, counts))
 
     # 天听 of the non-dealer: ready right after the deal.
-    ready_allowed = actions.may_declare_ready(other, table, settings[READY_REQUIRES_CONCEALED] != 0)
+    ready_allowed = may_declare_ready(other, table, settings[READY_REQUIRES_CONCEALED] != 0)
     if ready_allowed and shanten_of(hands[other], 0, rules, buffers[0]) == 0:
         declare, streams[other] = heuristics.initial_ready(
             kinds[other], parameters[other], other, state, rules, buffers, streams[other]
@@ -499,9 +503,9 @@ def _play_deal(deal, dealer, seed, template, wall, rules, kinds, parameters, sta
             tile = action_tile(action)
             if validate:
                 ready_after = code == DISCARD_READY and _ready_after_discard(seat, tile, state, rules, buffers)
-                if not actions.is_legal_turn_action(action, seat, win_total >= 0, can_double, may_kong, ready_after, state):
+                if not is_legal_turn_action(action, seat, win_total >= 0, can_double, may_kong, ready_after, state):
                     _note(record, ILLEGAL_ACTION)
-                    code, tile = DISCARD, actions.NO_TILE
+                    code, tile = DISCARD, NO_TILE
                     for kind in range(N_KINDS):
                         if hands[seat, kind] > 0:
                             tile = kind
@@ -539,7 +543,7 @@ def _play_deal(deal, dealer, seed, template, wall, rules, kinds, parameters, sta
                                 kinds[opponent], parameters[opponent], opponent, tile, rob_total, can_double, False,
                                 state, rules, buffers, streams[opponent],
                             )
-                        if validate and not actions.is_legal_claim(response, opponent, tile, True, can_double, False, state):
+                        if validate and not is_legal_claim(response, opponent, tile, True, can_double, False, state):
                             _note(record, ILLEGAL_ACTION)
                             response = encode(PASS, NO_TILE)
                         if action_code(response) == WIN:
@@ -548,7 +552,7 @@ def _play_deal(deal, dealer, seed, template, wall, rules, kinds, parameters, sta
                         if action_code(response) == DOUBLE:
                             table[DOUBLES + opponent] += 1
                             _log(events, EV_DOUBLE, opponent, tile)
-                    melds[seat, actions.pong_index(seat, melds, table, tile), 0] = MELD_KONG
+                    melds[seat, pong_index(seat, melds, table, tile), 0] = MELD_KONG
                     visible[tile] += 1
                     table[ANY_MELD] = 1
                 drawn, source = _draw(seat, True, wall, state, events)
@@ -597,7 +601,7 @@ def _play_deal(deal, dealer, seed, template, wall, rules, kinds, parameters, sta
                 kinds[opponent], parameters[opponent], opponent, discard, win_total, can_double, may_claim,
                 state, rules, buffers, streams[opponent],
             )
-        if validate and not actions.is_legal_claim(response, opponent, discard, win_total >= 0, can_double, may_claim, state):
+        if validate and not is_legal_claim(response, opponent, discard, win_total >= 0, can_double, may_claim, state):
             _note(record, ILLEGAL_ACTION)
             response = encode(PASS, NO_TILE)
         code = action_code(response)
@@ -676,18 +680,6 @@ def _new_buffers():
     return heuristics.new_buffers() + (np.zeros(2, np.uint64), np.zeros(2, np.int64), np.zeros((2, N_KINDS), np.int64))
 
 
-def split_players(text: str) -> list[str]:
-    """`greedy:claim=0,ready=1,value` -> ["greedy:claim=0,ready=1", "value"]: a comma-separated part
-    holding `=` but no `:` continues the previous player's parameters."""
-    players: list[str] = []
-    for part in text.split(","):
-        if players and "=" in part and ":" not in part:
-            players[-1] += "," + part
-        else:
-            players.append(part)
-    return players
-
-
 @dataclass(frozen=True)
 class Players:
     """Each seat's heuristic: ids, parameter vectors, and their canonical text (``greedy:claim=1,...``)."""
@@ -710,7 +702,7 @@ class Players:
 
 
 def kernel_rules(ruleset: Ruleset):
-    """The rules tuple the kernels take (``sim.table_state``) and the wall template (tile ids, ordered)."""
+    """The rules tuple the kernels take (``sim.erren.table``) and the wall template (tile ids, ordered)."""
     if ruleset.tile_set != "wan-honours":
         raise ValueError(f"the 二人 engine plays the wan-honours tile set, not {ruleset.tile_set}")
     tables = load_tables()

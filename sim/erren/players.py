@@ -11,7 +11,7 @@
   discards the tile with the lowest cost ``caution`` x danger + 4 x (shanten steps lost), where danger
   counts the unseen copies that could make the tile a winning one for the opponent.
 
-Every player sees only what its seat may see (``sim.table_state``): its own hand, the discards and the
+Every player sees only what its seat may see (``sim.erren.table``): its own hand, the discards and the
 exposed melds; the opponent's hand only after declaring ready, which the built-in players use only to
 decide whether doubling is safe. Shared parameters: ``claim`` (0 never claims a discard), ``ready`` (0
 never declares ready; 1 declares when the ready hand can win at the minimum fan on some wait),
@@ -24,11 +24,10 @@ import numpy as np
 from numba import njit
 
 from kernels.fan_ids import READY_FLAG
-from kernels.scoring import NOT_A_WIN, _score_hand, new_work
+from kernels.fans.mcr import NOT_A_WIN, _score_hand, new_work
 from kernels.shanten import _hand_shanten, _ukeire_one
 from kernels.tiles import HONOR_START, MELD_CHOW, MELD_PONG, N_KINDS
 from kernels.win_check import is_complete
-from sim import actions
 from sim.actions import (
     ADDED_KONG,
     CHOW,
@@ -41,20 +40,25 @@ from sim.actions import (
     PASS,
     PONG,
     WIN,
+    action_code,
+    action_tile,
     encode,
 )
-from sim.player_text import parse_player_text
-from sim.random_streams import random_below
-from sim.table_state import (
+from sim.erren.table import (
     CLAIMED_MELDS,
     MIN_FAN,
     N_MELDS,
     READY,
     READY_REQUIRES_CONCEALED,
+    chow_possible,
+    may_declare_ready,
     opponent_hand_visible,
+    pong_index,
     unseen_counts,
     wall_left,
 )
+from sim.player_text import parse_player_text
+from sim.random_streams import random_below
 
 RANDOM, GREEDY, VALUE, DEFENSIVE = 0, 1, 2, 3
 NAMES = ("random", "greedy", "value", "defensive")
@@ -416,17 +420,17 @@ def turn_action(kind, parameters, seat, win_total, can_double, may_kong, state, 
                     return encode(CONCEALED_KONG, tile), rng
                 if (
                     hand[tile] > 0
-                    and actions.pong_index(seat, state[1], table, tile) >= 0
+                    and pong_index(seat, state[1], table, tile) >= 0
                     and _kong_keeps_shape(seat, tile, False, n_melds, shanten_now, state, rules, buffers[0])
                 ):
                     return encode(ADDED_KONG, tile), rng
         action = encode(DISCARD, discard)
     if (
-        actions.action_code(action) == DISCARD
+        action_code(action) == DISCARD
         and parameters[READY_POLICY] != 0
-        and actions.may_declare_ready(seat, table, rules[6][READY_REQUIRES_CONCEALED] != 0)
+        and may_declare_ready(seat, table, rules[6][READY_REQUIRES_CONCEALED] != 0)
     ):
-        tile = actions.action_tile(action)
+        tile = action_tile(action)
         hand = hands[seat]
         hand[tile] -= 1
         if kind == RANDOM:
@@ -471,7 +475,7 @@ def _random_claim(seat, tile, win_allowed, can_double, may_claim, state, rng):
     if room:
         n_actions += int(hand[tile] >= 2) + int(hand[tile] >= 3 and wall_left(table) > 0)
         for low in range(tile - 2, tile + 1):
-            n_actions += int(tile < 9 and actions.chow_possible(hand, low, tile))
+            n_actions += int(tile < 9 and chow_possible(hand, low, tile))
     rng, pick = random_below(rng, n_actions)
     if pick == 0:
         return encode(PASS, NO_TILE), rng
@@ -493,7 +497,7 @@ def _random_claim(seat, tile, win_allowed, can_double, may_claim, state, rng):
             return encode(KONG, tile), rng
         pick -= 1
     for low in range(tile - 2, tile + 1):
-        if tile < 9 and actions.chow_possible(hand, low, tile):
+        if tile < 9 and chow_possible(hand, low, tile):
             if pick == 0:
                 return encode(CHOW, low), rng
             pick -= 1
@@ -541,7 +545,7 @@ def claim_action(kind, parameters, seat, tile, win_total, can_double, may_claim,
             best_action, best = encode(PONG, tile), score
     if tile < 9:
         for low in range(tile - 2, tile + 1):
-            if not actions.chow_possible(hand, low, tile):
+            if not chow_possible(hand, low, tile):
                 continue
             for other in range(low, low + 3):
                 if other != tile:

@@ -2,7 +2,7 @@
 wins as rows, and the money tables (per seat and dealer / non-dealer, per win by way of winning, and the
 money from wins, kongs, 查叫 and 关死 separately).
 
-The engine (``sim.xuezhan_engine``) writes, per seat s, ``money_s`` = ``win_money_s`` + ``kong_money_s`` +
+The engine (``sim.xuezhan.engine``) writes, per seat s, ``money_s`` = ``win_money_s`` + ``kong_money_s`` +
 ``chajiao_money_s`` + ``guansi_money_s`` in units of the base stake; the money of a deal sums to zero over the
 seats. A room multiplies units by its base stake (``Room.stake``) and charges every seat its fee each deal.
 """

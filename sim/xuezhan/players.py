@@ -1,6 +1,6 @@
 """The heuristic players of the 血战 family (RULES.md 6): ``random``, ``greedy``, ``value``, ``defensive``,
 their parameters (``parse_player``), their work arrays (``new_buffers``) and their decisions: discard, kong,
-报叫, claims, and the 换三张 and 定缺 choices. They read the table laid out by ``sim.xuezhan_table`` and
+报叫, claims, and the 换三张 and 定缺 choices. They read the table laid out by ``sim.xuezhan.table`` and
 measure hands and check legality with its functions.
 
 ``random`` picks uniformly among the legal actions (换三张: a random suit it may give and random
@@ -35,7 +35,7 @@ from sim.actions import (
 )
 from sim.player_text import parse_player_text
 from sim.random_streams import random_below
-from sim.xuezhan_table import (
+from sim.xuezhan.table import (
     DECLARED,
     DECLARED_VOID,
     EXCHANGED,

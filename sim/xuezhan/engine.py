@@ -1,7 +1,7 @@
 """The 血战 game engine: whole deals of `liangmen-xuezhan` and `sanren-liangfang` played inside numba (RULES.md 6).
 
-One jitted call plays a batch of deals between 2, 3 or 4 heuristic players (``sim.xuezhan_players``) and
-writes one record row per deal. As in ``sim.engine``, a deal is a pure function of (seed, deal index,
+One jitted call plays a batch of deals between 2, 3 or 4 heuristic players (``sim.xuezhan.players``) and
+writes one record row per deal. As in ``sim.erren.engine``, a deal is a pure function of (seed, deal index,
 dealer): the dealer draw and the wall come from the stream (seed, 0, deal), seat s's decisions from
 (seed, 1 + s, deal), so a deal replays identically however a run is split. With ``session_length`` > 0
 the deals are played as sessions: the first dealer of a session is drawn, then the next dealer is the
@@ -53,7 +53,7 @@ Each deal leaves an event log (code, seat, tile, amount; row 0 holds the count):
 kongs, 报叫, wins, every payment (seat = payer, tile slot = payee, amount), each seat's 换三张 (seat = giver,
 tile slot = receiver, amount = its three tiles packed, ``exchanged_tiles``) and 定缺 (tile slot = the first
 kind of the void suit). The validating mode re-checks the table after every action (every tile accounted
-for, counts 0..4, hand sizes, legality of every decision against ``sim.xuezhan_table``, winners never
+for, counts 0..4, hand sizes, legality of every decision against ``sim.xuezhan.table``, winners never
 act, every win complete by the shanten kernel and free of its void suit, money balanced) and records the
 first violation per deal.
 """
@@ -75,6 +75,7 @@ from kernels.fan_ids import (
     SELF_DRAWN_FLAG,
     Fan,
 )
+from kernels.fans.xuezhan import _best_discard_value, _score_xuezhan
 from kernels.shanten import _hand_shanten
 from kernels.tables import load_tables
 from kernels.tiles import (
@@ -87,8 +88,6 @@ from kernels.tiles import (
     TILE_SETS,
 )
 from kernels.win_check import load_complete_bits
-from kernels.xuezhan_fans import _best_discard_value, _score_xuezhan
-from sim import xuezhan_players as players_module
 from sim.actions import (
     ADDED_KONG,
     CONCEALED_KONG,
@@ -103,10 +102,11 @@ from sim.actions import (
     action_tile,
     encode,
 )
-from sim.player_text import PlayerError
+from sim.player_text import PlayerError, split_players
 from sim.random_streams import random_below, shuffle_in_place, stream_state
-from sim.xuezhan_players import EXCHANGE_BUFFER, PLAYER_BUFFERS
-from sim.xuezhan_table import (
+from sim.xuezhan import players as players_module
+from sim.xuezhan.players import EXCHANGE_BUFFER, PLAYER_BUFFERS
+from sim.xuezhan.table import (
     ADDED_OTHERS,
     ANY_MELD,
     CAP,
@@ -229,7 +229,7 @@ VIOLATIONS = (
     "win on an incomplete hand", "money not balanced", "event log overflow", "win holding the void suit",
 )
 
-# Engine work arrays after the players' (sim.xuezhan_players.new_buffers).
+# Engine work arrays after the players' (sim.xuezhan.players.new_buffers).
 B_STREAMS, B_COUNTS, B_KONG_PAID, B_WON_SIZE, B_FAN_COUNTS, B_SCRATCH, B_WINNERS, B_RAW, B_FLAGS = range(
     PLAYER_BUFFERS, PLAYER_BUFFERS + 9
 )
@@ -1007,7 +1007,7 @@ def _new_buffers():
 
 
 @dataclass(frozen=True)
-class XuezhanPlayers:
+class Players:
     """The seats' heuristics: ids, parameter vectors and canonical texts."""
 
     kinds: np.ndarray
@@ -1015,9 +1015,7 @@ class XuezhanPlayers:
     names: tuple
 
     @classmethod
-    def parse(cls, texts, seats: int | None = None, lenient: bool = False) -> "XuezhanPlayers":
-        from sim.engine import split_players
-
+    def parse(cls, texts, seats: int | None = None, lenient: bool = False) -> "Players":
         if isinstance(texts, str):
             texts = split_players(texts)
         parsed = [players_module.parse_player(text, lenient) for text in texts]
@@ -1030,15 +1028,15 @@ class XuezhanPlayers:
         return cls(kinds, parameters, tuple(name for _, _, name in parsed))
 
 
-def as_players(players, n_seats: int) -> XuezhanPlayers:
-    """Players from a string, a list of texts, an ``XuezhanPlayers`` or an ``engine.Players`` (whose
+def as_players(players, n_seats: int) -> Players:
+    """Players from a string, a list of texts, an ``Players`` or an ``engine.Players`` (whose
     canonical texts are read again by this family's parser, 二人-only keys dropped)."""
-    if isinstance(players, XuezhanPlayers):
+    if isinstance(players, Players):
         result = players
     elif isinstance(players, (str, list, tuple)):
-        result = XuezhanPlayers.parse(players)
+        result = Players.parse(players)
     else:
-        result = XuezhanPlayers.parse(list(players.names), lenient=True)
+        result = Players.parse(list(players.names), lenient=True)
     if len(result.names) != n_seats:
         raise PlayerError(f"this game takes {n_seats} players, not {len(result.names)}")
     return result
@@ -1080,11 +1078,9 @@ def kernel_rules(ruleset):
 
 
 def _seats(ruleset, players) -> int:
-    if isinstance(players, XuezhanPlayers):
+    if isinstance(players, Players):
         n = len(players.names)
     elif isinstance(players, str):
-        from sim.engine import split_players
-
         n = len(split_players(players))
     elif isinstance(players, (list, tuple)):
         n = len(players)

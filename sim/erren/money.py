@@ -1,5 +1,6 @@
-"""富贵豆 (beans) from per-deal records: each seat's bean change per deal in each room (RULES.md section 5),
-its distribution by role, and win rates and mean beans per seat and per dealer / non-dealer.
+"""Money of the 二人 family, 富贵豆 (beans), from per-deal records: each seat's bean change per deal in each
+room, its distribution by role, win rates and mean beans per seat and per dealer / non-dealer, and the
+outcome summary (wins, draws, ways of winning, fan totals).
 
 With F = (fan total + the winner's flowers) x 2^(the winner's doubles), stake s and table fee f: the
 winner gets F*s - f, the loser pays F*s + f, and on a draw each pays f; the house takes 2f every deal.
@@ -12,6 +13,7 @@ from analysis.rooms import Room
 from analysis.statistics import Z_95, wilson_interval
 
 QUANTILES = (0.01, 0.1, 0.5, 0.9, 0.99)
+WIN_TYPES = {1: "self_drawn", 2: "discard", 3: "robbed_kong"}
 
 
 def winning_fans(records: pd.DataFrame) -> np.ndarray:
@@ -114,3 +116,24 @@ def seat_results(records: pd.DataFrame, rooms: list[Room]) -> pd.DataFrame:
                 }
             )
     return pd.DataFrame(rows)
+
+
+def outcome_summary(records: pd.DataFrame) -> pd.DataFrame:
+    """One row per statistic (value, and a 95% Wilson interval for the shares): deals, wins, draws, the
+    share of deals won and drawn, each way of winning as a share of wins, and the fan totals of wins
+    (before doubling, flowers aside): mean and quantiles."""
+    deals = len(records)
+    won = records["winner"] >= 0
+    wins = int(won.sum())
+    totals = records.loc[won, "fan_total"].to_numpy()
+    none = (np.nan, np.nan)
+    rows = [("deals", deals, *none), ("wins", wins, *none), ("draws", deals - wins, *none)]
+    rows.append(("win_share", wins / deals, *wilson_interval(wins, deals)))
+    rows.append(("draw_share", (deals - wins) / deals, *wilson_interval(deals - wins, deals)))
+    for code, name in WIN_TYPES.items():
+        count = int((records["win_type"] == code).sum())
+        rows.append((f"{name}_share_of_wins", count / wins if wins else np.nan, *wilson_interval(count, wins)))
+    rows.append(("mean_fan_total", totals.mean() if wins else np.nan, *none))
+    for quantile in (0.1, 0.5, 0.9, 0.99):
+        rows.append((f"fan_total_q{round(quantile * 100)}", float(np.quantile(totals, quantile)) if wins else np.nan, *none))
+    return pd.DataFrame(rows, columns=["statistic", "value", "low", "high"]).astype({"value": float, "low": float, "high": float})

@@ -1,0 +1,12 @@
+"""二人麻将 (seeds 000 and 001, rulesets `erren` and `erren-classic`): two seats on the 72 万 and honour
+tiles (plus flowers), MCR-style fans, 报听, 加倍, and 富贵豆 rooms. See docs/rules/ for the rules book."""
+
+from pathlib import Path
+
+from sim.erren import engine, money, players, replay_report
+from sim.family import Family
+
+FAMILY = Family(
+    name="erren", engine=engine, players=players, report=replay_report, money=money,
+    rooms_file=Path(__file__).parent / "rooms.toml", currency="beans",
+)

@@ -1,0 +1,59 @@
+"""What a family of games provides, written down once.
+
+A family is a package under ``sim/`` (``sim.erren``, ``sim.xuezhan``) holding the same few modules:
+
+- ``table``: the fixed-shape state of a deal and the legality of every decision;
+- ``players``: the built-in heuristics, with ``NAMES`` and ``parse_player(text) -> (id, parameters, text)``;
+- ``engine``: whole deals inside numba, with ``play(ruleset, players, seed, deals, first=0,
+  session_length=0, validate=False) -> Records``, ``replay(...)`` for one deal's event log, and a
+  ``Players`` class whose ``parse(texts, seats)`` seats one player per seat;
+- ``replay_report``: ``format_deal(log, ruleset, players, seed)``, what `mjsim replay` prints;
+- ``money``: the family's money from per-deal records: ``seat_changes``, ``seat_wins``, ``units_moved``,
+  ``win_rows``, ``run_tables`` and ``outcome_summary``;
+- ``rooms.toml``: the default rooms (stake, fee, entry range) that price the money.
+
+The package's ``__init__`` builds one ``Family`` from those modules, and ``sim.families`` lists the
+packages. Adding a family is adding a package and one line to that list.
+"""
+
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+import pandas as pd
+
+from analysis.fan_tables import fan_column
+
+
+@dataclass(frozen=True)
+class Family:
+    name: str  # the ruleset files' `family` value
+    engine: ModuleType
+    players: ModuleType
+    report: ModuleType  # the replay report
+    money: ModuleType
+    rooms_file: Path
+    currency: str  # what the rooms pay in
+
+    def parse_players(self, texts, seats: int):
+        """One player per seat, from a list of texts or one string `A,B[,C...]`."""
+        return self.engine.Players.parse(texts, seats=seats)
+
+    def outcome_summary(self, records: pd.DataFrame) -> pd.DataFrame:
+        return self.money.outcome_summary(records)
+
+    def records_frame(self, records, ruleset) -> pd.DataFrame:
+        """An engine batch as a DataFrame: its columns plus the fan counts of the ruleset's fans (one
+        ``fan_<id>`` column, or one ``fan_<id>_<seat>`` per seat where a deal has several wins)."""
+        frame = pd.DataFrame(records.columns)
+        fans = records.fans
+        for fan in ruleset.fans:
+            if fans.ndim == 2:
+                frame[fan_column(fan)] = fans[:, fan]
+            else:
+                for seat in range(fans.shape[1]):
+                    frame[f"{fan_column(fan)}_{seat}"] = fans[:, seat, fan]
+        return frame
+
+    def win_rows(self, records: pd.DataFrame, ruleset) -> pd.DataFrame:
+        return self.money.win_rows(records, [fan_column(fan) for fan in ruleset.fans])

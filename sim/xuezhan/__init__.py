@@ -1,0 +1,13 @@
+"""血战 (seeds 002 and 003, rulesets `liangmen-xuezhan` and `sanren-liangfang`): two to four seats on the
+筒 and 条 tiles, no chow, winners leave and the others play on, kong money, 查叫, 报叫 and 关死. See
+docs/rules/ for the rules book."""
+
+from pathlib import Path
+
+from sim.family import Family
+from sim.xuezhan import engine, money, players, replay_report
+
+FAMILY = Family(
+    name="xuezhan", engine=engine, players=players, report=replay_report, money=money,
+    rooms_file=Path(__file__).parent / "rooms.toml", currency="money",
+)
