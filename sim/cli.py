@@ -29,9 +29,27 @@ class UserError(Exception):
 
 
 def _batch_input(path: Path) -> list[str]:
+    """The lines of a batch file, or of standard input for `-`."""
+    if str(path) == "-":
+        return sys.stdin.read().splitlines()
     if not path.is_file():
         raise UserError(f"batch file not found: {path}")
     return path.read_text(encoding="utf-8").splitlines()
+
+
+def _version(show: bool) -> None:
+    if show:
+        from analysis.tables import versions
+
+        typer.echo(f"mjsim {versions()['mjsim']}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True, help="Print mjsim's version and exit.")] = False,
+) -> None:
+    """mjsim: Monte Carlo simulator for two-player Chinese mahjong."""
 
 
 def _write_lines(outputs: list[dict], out: Path | None) -> None:
@@ -52,7 +70,7 @@ def _tile_set(name: str):
 @app.command()
 def shanten(
     hand: Annotated[str | None, typer.Argument(help="A hand in MPSZ notation, e.g. '123456789m1122z' or '45m66z (2222m) [6666m]'.")] = None,
-    batch: Annotated[Path | None, typer.Option(help="A JSONL file of {\"tiles\": \"<MPSZ>\"} lines; one JSON line out per line in.")] = None,
+    batch: Annotated[Path | None, typer.Option(help="A JSONL file of {\"tiles\": \"<MPSZ>\"} lines ('-': standard input); one JSON line out per line in.")] = None,
     out: Annotated[Path | None, typer.Option(help="With --batch: write the output lines here instead of stdout.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
     visible: Annotated[str, typer.Option(help="Tiles seen elsewhere (discards, the opponent's melds), e.g. '19m77z'; they are not live.")] = "",
@@ -89,7 +107,7 @@ def score(
     renhu: Annotated[bool, typer.Option("--renhu", help="人胡: on the dealer's first discard.")] = False,
     discard_after_kong: Annotated[bool, typer.Option("--discard-after-kong", help="杠上炮 (血战 family): on the discard made right after the discarder's kong.")] = False,
     ruleset: Annotated[str, typer.Option(help="Ruleset id (erren, erren-classic, liangmen-xuezhan, sanren-liangfang) or a ruleset .toml file.")] = "erren",
-    batch: Annotated[Path | None, typer.Option(help="A JSONL file of hands (see README); one JSON line out per line in.")] = None,
+    batch: Annotated[Path | None, typer.Option(help="A JSONL file of hands ('-': standard input; docs/scoring.md); one JSON line out per line in.")] = None,
     out: Annotated[Path | None, typer.Option(help="With --batch: write the output lines here instead of stdout.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the score as one JSON object (a batch output line).")] = False,
 ):

@@ -1,6 +1,8 @@
 """The `mjsim` command line: output for good input, one `error:` line and exit 2 for bad input."""
 
+import io
 import json
+import sys
 
 import numpy as np
 import pandas as pd
@@ -222,3 +224,22 @@ def test_replay_of_a_draw_says_so(mjsim):
     code, out, _ = mjsim("replay", "--ruleset", "erren-classic", "--seed", "3", "--deal", str(deal),
                        "--players", "random,random")
     assert code == 0 and "the wall is empty" in out and "result: draw." in out
+
+
+def test_version_prints_the_installed_version(mjsim):
+    from importlib import metadata
+
+    code, out, _ = mjsim("--version")
+    assert code == 0 and out.strip() == f"mjsim {metadata.version('mjsim')}"
+
+
+@pytest.mark.parametrize("command", ["shanten", "score"])
+def test_batch_dash_reads_standard_input(mjsim, monkeypatch, tmp_path, command):
+    line = {"tiles": "123456789m1122z"} if command == "shanten" else {"hand": "123456789m1122z", "win": "1z"}
+    text = json.dumps(line) + "\n" + json.dumps(line) + "\n"
+    batch = tmp_path / "in.jsonl"
+    batch.write_text(text, encoding="utf-8")
+    _, from_file, _ = mjsim(command, "--batch", str(batch))
+    monkeypatch.setattr(sys, "stdin", io.StringIO(text))
+    code, from_stdin, _ = mjsim(command, "--batch", "-")
+    assert code == 0 and from_stdin == from_file and len(from_stdin.splitlines()) == 2
