@@ -12,7 +12,7 @@ from kernels.fan_ids import Fan
 from kernels.tiles import N_KINDS
 from sim.erren import engine
 from sim.erren import players as heuristics
-from sim.erren.table import new_state
+from sim.erren.table import new_state, new_work
 from sim.player_text import PlayerError, split_players
 from sim.ruleset import load_ruleset
 
@@ -45,11 +45,11 @@ def test_validating_mode_sees_a_broken_table(ruleset):
     rules, template = engine.kernel_rules(ruleset)
     state = new_state()
     wall = template.copy()
-    hands = state[0]
+    hands = state.hands
     hands[0, :9] = 1  # 9 tiles in hand, wall untouched: 9 copies too many
     sizes = np.array([13, 13])
     counts = np.zeros((2, N_KINDS), np.int64)
-    state[3][engine.WALL_BACK] = len(wall) - 1
+    state.table[engine.WALL_BACK] = len(wall) - 1
     assert engine._check_table(state, wall, rules, sizes, counts) != engine.NO_VIOLATION
     hands[0, :9] = 0
     assert engine._check_table(state, wall, rules, np.array([0, 0]), counts) == engine.NO_VIOLATION
@@ -168,11 +168,11 @@ def _random_table(rng, ruleset, n_visible):
     rules, template = engine.kernel_rules(ruleset)
     tiles = rng.permutation(template[template < N_KINDS])
     state = new_state()
-    hands, visible = state[0], state[2]
+    hands, visible = state.hands, state.visible
     np.add.at(hands[0], tiles[:14], 1)
     np.add.at(hands[1], tiles[14:27], 1)
     np.add.at(visible, tiles[27 : 27 + n_visible], 1)
-    table = state[3]
+    table = state.table
     table[engine.WALL_FRONT] = 27 + n_visible
     table[engine.WALL_BACK] = len(template) - 1
     unseen = tiles[27 + n_visible :]
@@ -184,24 +184,24 @@ def test_players_do_not_see_the_opponents_concealed_hand(ruleset, name):
     """Swapping the opponent's concealed tiles with tiles the player cannot see changes no decision."""
     rng = np.random.default_rng(8)
     kind, parameters, _ = heuristics.parse_player(name)
-    buffers = engine._new_buffers()
+    work = new_work()
     for _ in range(150):
         state, rules, unseen = _random_table(rng, ruleset, n_visible=int(rng.integers(0, 20)))
         stream = np.uint64(1)
-        turn = heuristics.turn_action(kind, parameters, 0, -1, False, True, state, rules, buffers, stream)[0]
-        discard = int(rng.choice(np.flatnonzero(state[0][1])))
-        state[0][1, discard] -= 1
-        state[2][discard] += 1
-        claim = heuristics.claim_action(kind, parameters, 0, discard, -1, False, True, state, rules, buffers, stream)[0]
+        turn = heuristics.turn_action(kind, parameters, 0, -1, False, True, state, rules, work, stream)[0]
+        discard = int(rng.choice(np.flatnonzero(state.hands[1])))
+        state.hands[1, discard] -= 1
+        state.visible[discard] += 1
+        claim = heuristics.claim_action(kind, parameters, 0, discard, -1, False, True, state, rules, work, stream)[0]
         # The opponent's 12 tiles go back among the unseen ones and 12 others take their place.
-        opponent = np.repeat(np.arange(N_KINDS), state[0][1])
+        opponent = np.repeat(np.arange(N_KINDS), state.hands[1])
         pool = rng.permutation(np.concatenate([opponent, unseen]))
-        state[0][1] = 0
-        np.add.at(state[0][1], pool[: len(opponent)], 1)
-        assert heuristics.claim_action(kind, parameters, 0, discard, -1, False, True, state, rules, buffers, stream)[0] == claim
-        state[0][1, discard] += 1
-        state[2][discard] -= 1
-        assert heuristics.turn_action(kind, parameters, 0, -1, False, True, state, rules, buffers, stream)[0] == turn
+        state.hands[1] = 0
+        np.add.at(state.hands[1], pool[: len(opponent)], 1)
+        assert heuristics.claim_action(kind, parameters, 0, discard, -1, False, True, state, rules, work, stream)[0] == claim
+        state.hands[1, discard] += 1
+        state.visible[discard] -= 1
+        assert heuristics.turn_action(kind, parameters, 0, -1, False, True, state, rules, work, stream)[0] == turn
 
 
 def _duel(ruleset, first, second, n_deals=3000):

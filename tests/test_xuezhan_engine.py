@@ -224,7 +224,7 @@ def test_validating_mode_sees_a_broken_table(liangmen):
     rules, template = E.kernel_rules(liangmen)
     state = xuezhan_table.new_state()
     wall = template.copy()
-    table = state[3]
+    table = state.table
     table[xuezhan_table.N_SEATS] = 4
     table[xuezhan_table.WALL_FRONT], table[xuezhan_table.WALL_BACK] = 0, len(wall) - 1
     won_size = np.zeros(4, np.int64)
@@ -232,17 +232,17 @@ def test_validating_mode_sees_a_broken_table(liangmen):
     assert E._check_table(state, wall, rules, -1, won_size, counts) == E.WRONG_HAND_SIZE
     # Deal 13 to each seat from the front: a sound table.
     for position in range(52):
-        state[0][position // 13, wall[position]] += 1
+        state.hands[position // 13, wall[position]] += 1
     table[xuezhan_table.WALL_FRONT] = 52
     assert E._check_table(state, wall, rules, -1, won_size, counts) == E.NO_VIOLATION
-    state[0][0, wall[0]] -= 1
-    state[0][0, wall[60]] += 1  # a tile still in the wall also in a hand
+    state.hands[0, wall[0]] -= 1
+    state.hands[0, wall[60]] += 1  # a tile still in the wall also in a hand
     assert E._check_table(state, wall, rules, -1, won_size, counts) == E.TILES_NOT_CONSERVED
-    state[0][0, wall[60]] -= 1
-    state[0][0, wall[0]] += 1
-    state[2][9] = 5
+    state.hands[0, wall[60]] -= 1
+    state.hands[0, wall[0]] += 1
+    state.visible[9] = 5
     assert E._check_table(state, wall, rules, -1, won_size, counts) == E.COUNT_OUT_OF_RANGE
-    state[2][9] = 0
+    state.visible[9] = 0
     assert E._check_table(state, wall, rules, 0, won_size, counts) == E.WRONG_HAND_SIZE
 
 
@@ -250,19 +250,19 @@ def test_an_illegal_decision_is_recorded_as_one():
     """Legality as the validating mode checks it: a declarer may not pong, winners may not act."""
     state = xuezhan_table.new_state()
     rules, _ = E.kernel_rules(load_ruleset("liangmen-xuezhan"))
-    buffers = E._new_buffers()
-    table = state[3]
+    work = xuezhan_table.new_work()
+    table = state.table
     table[xuezhan_table.N_SEATS] = 4
     table[xuezhan_table.WALL_BACK] = 40
     table[xuezhan_table.WALL_FRONT] = 53
-    state[0][1, 9] = 2
+    state.hands[1, 9] = 2
     pong = E.encode(E.PONG, 9)
-    assert xuezhan_table.is_legal_claim(pong, 1, 9, False, True, state, rules, buffers)
+    assert xuezhan_table.is_legal_claim(pong, 1, 9, False, True, state, rules, work)
     table[xuezhan_table.DECLARED + 1] = 1
-    assert not xuezhan_table.is_legal_claim(pong, 1, 9, False, True, state, rules, buffers)
+    assert not xuezhan_table.is_legal_claim(pong, 1, 9, False, True, state, rules, work)
     table[xuezhan_table.DECLARED + 1] = 0
     table[xuezhan_table.WON + 1] = 1
-    assert not xuezhan_table.is_legal_claim(E.encode(E.PASS, E.NO_TILE), 1, 9, False, True, state, rules, buffers)
+    assert not xuezhan_table.is_legal_claim(E.encode(E.PASS, E.NO_TILE), 1, 9, False, True, state, rules, work)
 
 
 # ------------------------------------------------------------------------------ reproducibility and money
@@ -834,32 +834,32 @@ def test_the_validating_mode_catches_decisions_that_break_exchange_three_or_void
     """The legality the validating mode checks every decision against: seat 0 declared 条 void (定缺)."""
     ruleset = with_switches(liangmen, exchange_three=True, void_suit=True)
     rules, _ = E.kernel_rules(ruleset)
-    buffers = E._new_buffers()
+    work = xuezhan_table.new_work()
     state = xuezhan_table.new_state()
     xuezhan_table.reset_state(state)
-    hands, table = state[0], state[3]
+    hands, table = state.hands, state.table
     table[xuezhan_table.N_SEATS] = 4
     table[xuezhan_table.WALL_FRONT], table[xuezhan_table.WALL_BACK] = 53, 71
     table[xuezhan_table.DECLARED_VOID] = parse_tile("1s")
     hands[0] = parse_tiles("123456789p123p55s")  # complete, but holding its void suit
     discard = lambda tile: E.encode(E.DISCARD, parse_tile(tile))
-    assert not xuezhan_table.is_legal_turn_action(discard("1p"), 0, False, parse_tile("5s"), False, state, rules, buffers)
-    assert xuezhan_table.is_legal_turn_action(discard("5s"), 0, False, parse_tile("5s"), False, state, rules, buffers)
+    assert not xuezhan_table.is_legal_turn_action(discard("1p"), 0, False, parse_tile("5s"), False, state, rules, work)
+    assert xuezhan_table.is_legal_turn_action(discard("5s"), 0, False, parse_tile("5s"), False, state, rules, work)
     assert E._first_held(0, state, parse_tile("1p")) == parse_tile("5s")  # the stand-in after an illegal discard
-    assert E._win_value(0, parse_tile("5s"), 0, True, state, rules, buffers) == -1
+    assert E._win_value(0, parse_tile("5s"), 0, True, state, rules, work) == -1
     assert E._holds_void_suit(0, state)
     table[xuezhan_table.DECLARED_VOID] = -1  # the same hand without 定缺 wins
-    assert E._win_value(0, parse_tile("5s"), 0, True, state, rules, buffers) > 0
-    assert xuezhan_table.is_legal_turn_action(discard("1p"), 0, False, parse_tile("5s"), False, state, rules, buffers)
+    assert E._win_value(0, parse_tile("5s"), 0, True, state, rules, work) > 0
+    assert xuezhan_table.is_legal_turn_action(discard("1p"), 0, False, parse_tile("5s"), False, state, rules, work)
     # claims and kongs of the void suit
     table[xuezhan_table.DECLARED_VOID + 1] = parse_tile("1s")
     hands[1] = parse_tiles("77s7777p1234p")
-    assert not xuezhan_table.is_legal_claim(E.encode(E.PONG, parse_tile("7s")), 1, parse_tile("7s"), False, True, state, rules, buffers)
+    assert not xuezhan_table.is_legal_claim(E.encode(E.PONG, parse_tile("7s")), 1, parse_tile("7s"), False, True, state, rules, work)
     hands[1] = parse_tiles("777s7777p123p")
-    assert not xuezhan_table.is_legal_claim(E.encode(E.KONG, parse_tile("7s")), 1, parse_tile("7s"), False, True, state, rules, buffers)
+    assert not xuezhan_table.is_legal_claim(E.encode(E.KONG, parse_tile("7s")), 1, parse_tile("7s"), False, True, state, rules, work)
     hands[1] = parse_tiles("7777s777p123p")
-    assert not xuezhan_table.concealed_kong_legal(1, parse_tile("7s"), state, rules, buffers)
-    assert xuezhan_table.is_legal_claim(E.encode(E.KONG, parse_tile("7p")), 1, parse_tile("7p"), False, True, state, rules, buffers)
+    assert not xuezhan_table.concealed_kong_legal(1, parse_tile("7s"), state, rules, work)
+    assert xuezhan_table.is_legal_claim(E.encode(E.KONG, parse_tile("7p")), 1, parse_tile("7p"), False, True, state, rules, work)
     # 换三张: three held tiles of one suit
     hands[2] = parse_tiles("1123p456789s")
     for tiles, legal in (("123p", True), ("112p", True), ("111p", False), ("13p4s", False), ("456s", True), ("119p", False)):

@@ -43,7 +43,6 @@ from kernels.fan_ids import (
     SELF_DRAWN_FLAG,
 )
 from kernels.fans.mcr import BEST_LIST_ROW, BEST_ROW, NOT_A_WIN, _score_hand
-from kernels.tables import load_tables
 from kernels.tiles import (
     FIRST_FLOWER,
     MELD_CHOW,
@@ -52,9 +51,8 @@ from kernels.tiles import (
     MELD_PONG,
     N_FLOWERS,
     N_KINDS,
-    TILE_SETS,
 )
-from kernels.win_check import is_complete, load_complete_bits
+from kernels.win_check import is_complete
 from sim.actions import (
     ADDED_KONG,
     CHOW,
@@ -71,6 +69,7 @@ from sim.actions import (
     action_tile,
     encode,
 )
+from sim.deal_rules import Rules, deal_rules
 from sim.erren import players as heuristics
 from sim.erren.players import shanten_of
 from sim.erren.table import (
@@ -99,6 +98,7 @@ from sim.erren.table import (
     is_legal_turn_action,
     may_declare_ready,
     new_state,
+    new_work,
     pong_index,
     reset_state,
     wall_left,
@@ -168,7 +168,7 @@ def _draw(seat, from_back, wall, state, events):
     """Draw for `seat` (from the back for a replacement), setting flowers aside and replacing them.
 
     Returns (kind, where it came from), or (-1, ...) when the wall runs out before a tile is in hand."""
-    hands, table = state[0], state[3]
+    hands, table = state.hands, state.table
     source = FROM_KONG if from_back else FROM_WALL
     while True:
         if wall_left(table) == 0:
@@ -192,7 +192,7 @@ def _draw(seat, from_back, wall, state, events):
 
 @njit(cache=True, inline="always", _nrt=False)
 def _add_meld(seat, code, low, state):
-    melds, table = state[1], state[3]
+    melds, table = state.melds, state.table
     index = table[N_MELDS + seat]
     melds[seat, index, 0], melds[seat, index, 1] = code, low
     table[N_MELDS + seat] += 1
@@ -203,7 +203,7 @@ def _add_meld(seat, code, low, state):
 
 @njit(cache=True, _nrt=False)
 def _declare_ready(seat, heavenly, state, events):
-    table = state[3]
+    table = state.table
     table[READY + seat] = 1
     table[READY_TURN + seat] = table[TURN] if not heavenly or seat == table[DEALER] else 0
     table[HEAVENLY_READY + seat] = 1 if heavenly else 0
@@ -222,7 +222,7 @@ def _ready_flags(seat, table):
 
 @njit(cache=True, inline="always", _nrt=False)
 def _self_draw_flags(seat, tile, source, state):
-    visible, table = state[2], state[3]
+    visible, table = state.visible, state.table
     flags = SELF_DRAWN_FLAG | _ready_flags(seat, table)
     if source != FROM_DEAL and wall_left(table) == 0:
         flags |= LAST_WALL_TILE_FLAG
@@ -244,7 +244,7 @@ def _self_draw_flags(seat, tile, source, state):
 
 @njit(cache=True, inline="always", _nrt=False)
 def _discard_flags(winner, tile, discarder, state):
-    visible, table = state[2], state[3]
+    visible, table = state.visible, state.table
     flags = _ready_flags(winner, table)
     if wall_left(table) == 0:
         flags |= LAST_WALL_TILE_FLAG
@@ -256,25 +256,25 @@ def _discard_flags(winner, tile, discarder, state):
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def _win_total(seat, tile, flags, in_hand, state, rules, buffers):
+def _win_total(seat, tile, flags, in_hand, state, rules, work):
     """The fan total (flowers aside, before doubling) of the seat's win on `tile`, or -1 when the hand is
     not complete or the win is below the minimum fan. `in_hand`: the tile is already in the hand."""
-    hands, melds, table = state[0], state[1], state[3]
+    hands, melds, table = state.hands, state.melds, state.table
     hand = hands[seat]
     n_melds = table[N_MELDS + seat]
     if not in_hand:
         hand[tile] += 1
-    complete = is_complete(hand, n_melds, rules[8])
+    complete = is_complete(hand, n_melds, rules.complete_bits)
     hand[tile] -= 1  # the evaluator takes the concealed tiles without the winning tile
     total = NOT_A_WIN
     if complete:
         total = _score_hand(
             hand, melds[seat], n_melds, tile, flags, table[FLOWERS + seat],
-            rules[0], rules[1], rules[2], rules[3], rules[4], buffers[6],
+            rules.fan_values, rules.fan_priority, rules.exclusion_start, rules.exclusion_target, rules.suit_table, work.fans,
         )
     if in_hand:
         hand[tile] += 1
-    if total < rules[6][MIN_FAN]:
+    if total < rules.settings[MIN_FAN]:
         return -1
     return total
 
@@ -285,12 +285,12 @@ def _may_double(seat, win_total, table, settings):
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def _locked_answer(seat, win_total, can_double, kinds, parameters, state, rules, buffers, streams):
+def _locked_answer(seat, win_total, can_double, kinds, parameters, state, rules, work, streams):
     """A ready player offered a legal win takes it, or declares 加倍 when it may and its policy says so
     (RULES.md 3.8: its only choices). Returns WIN or DOUBLE."""
     if can_double:
         double, streams[seat] = heuristics.doubles_instead(
-            kinds[seat], parameters[seat], seat, win_total, state, rules, buffers, streams[seat]
+            kinds[seat], parameters[seat], seat, win_total, state, rules, work, streams[seat]
         )
         if double:
             return DOUBLE
@@ -304,8 +304,8 @@ def _locked_answer(seat, win_total, can_double, kinds, parameters, state, rules,
 def _check_table(state, wall, rules, expected_sizes, counts):
     """The first violation of the table's invariants, or NO_VIOLATION. expected_sizes[seat]: hand size
     (concealed tiles plus 3 per meld) each seat must have now; `counts` is an int64 (2, 34) work array."""
-    hands, melds, visible, table = state[0], state[1], state[2], state[3]
-    tile_set, settings = rules[7], rules[6]
+    hands, melds, visible, table = state.hands, state.melds, state.visible, state.table
+    tile_set, settings = rules.tile_set, rules.settings
     accounted, exposed = counts[0], counts[1]
     for kind in range(N_KINDS):
         accounted[kind] = 0
@@ -355,13 +355,13 @@ def _note(record, violation):
 
 
 @njit(cache=True, _nrt=False)
-def _ready_after_discard(seat, tile, state, rules, buffers):
+def _ready_after_discard(seat, tile, state, rules, work):
     """Whether discarding `tile` leaves a ready hand the seat may declare."""
-    hands, table = state[0], state[3]
-    if hands[seat, tile] == 0 or not may_declare_ready(seat, table, rules[6][READY_REQUIRES_CONCEALED] != 0):
+    hands, table = state.hands, state.table
+    if hands[seat, tile] == 0 or not may_declare_ready(seat, table, rules.settings[READY_REQUIRES_CONCEALED] != 0):
         return False
     hands[seat, tile] -= 1
-    ready = shanten_of(hands[seat], table[N_MELDS + seat], rules, buffers[0]) == 0
+    ready = shanten_of(hands[seat], table[N_MELDS + seat], rules, work.shanten_scratch) == 0
     hands[seat, tile] += 1
     return ready
 
@@ -370,9 +370,9 @@ def _ready_after_discard(seat, tile, state, rules, buffers):
 
 
 @njit(cache=True, _nrt=False)
-def _finish(record, fans, winner, win_type, tile, flags, state, rules, buffers, events, validate):
+def _finish(record, fans, winner, win_type, tile, flags, state, rules, work, events, validate):
     """Write the deal's record; for a win, score the winning hand once more and keep its fans."""
-    hands, melds, table = state[0], state[1], state[3]
+    hands, melds, table = state.hands, state.melds, state.table
     record[R_WINNER] = winner
     record[R_WIN_TYPE] = win_type
     record[R_TURNS] = table[TURN]
@@ -392,22 +392,22 @@ def _finish(record, fans, winner, win_type, tile, flags, state, rules, buffers, 
     n_melds = table[N_MELDS + winner]
     if win_type == SELF_DRAWN:
         hand[tile] -= 1
-    work = buffers[6]
+    fan_work = work.fans
     total = _score_hand(
         hand, melds[winner], n_melds, tile, flags, table[FLOWERS + winner],
-        rules[0], rules[1], rules[2], rules[3], rules[4], work,
+        rules.fan_values, rules.fan_priority, rules.exclusion_start, rules.exclusion_target, rules.suit_table, fan_work,
     )
     record[R_FAN_TOTAL] = total
     if total != NOT_A_WIN:
-        for index in range(1, work[BEST_LIST_ROW, 0] + 1):
-            fan = work[BEST_LIST_ROW, index]
-            fans[fan] = work[BEST_ROW, fan]
+        for index in range(1, fan_work[BEST_LIST_ROW, 0] + 1):
+            fan = fan_work[BEST_LIST_ROW, index]
+            fans[fan] = fan_work[BEST_ROW, fan]
     if validate:
         hand[tile] += 1
-        if shanten_of(hand, n_melds, rules, buffers[0]) != -1:
+        if shanten_of(hand, n_melds, rules, work.shanten_scratch) != -1:
             _note(record, WIN_NOT_COMPLETE)
         hand[tile] -= 1
-        if total < rules[6][MIN_FAN]:
+        if total < rules.settings[MIN_FAN]:
             _note(record, WIN_BELOW_MINIMUM)
     if win_type == SELF_DRAWN:
         hand[tile] += 1
@@ -416,15 +416,15 @@ def _finish(record, fans, winner, win_type, tile, flags, state, rules, buffers, 
 
 
 @njit(cache=True, _nrt=False)
-def _play_deal(deal, dealer, seed, template, wall, rules, kinds, parameters, state, buffers, events, record, fans, validate):
+def _play_deal(deal, dealer, seed, template, wall, rules, kinds, parameters, state, work, events, record, fans, validate):
     """Play one deal into `record`, `fans` and `events`; `wall` (and every other array) is reused."""
     hands, melds, visible, table, discarded, after_ready = state
-    settings = rules[6]
+    settings = rules.settings
     reset_state(state)
     events[0, 0] = 0
     for column in range(record.shape[0]):
         record[column] = 0
-    streams, sizes, counts = buffers[7], buffers[8], buffers[9]
+    streams, sizes, counts = work.streams, work.hand_sizes, work.check_counts
 
     for position in range(template.shape[0]):
         wall[position] = template[position]
@@ -456,7 +456,7 @@ def _play_deal(deal, dealer, seed, template, wall, rules, kinds, parameters, sta
             if seat == dealer:
                 last_received = tile
     for seat in range(2):
-        record[R_INITIAL_SHANTEN + seat] = shanten_of(hands[seat], 0, rules, buffers[0])
+        record[R_INITIAL_SHANTEN + seat] = shanten_of(hands[seat], 0, rules, work.shanten_scratch)
     table[TURN] = 1
     if validate:
         sizes[dealer], sizes[other] = 14, 13
@@ -464,9 +464,9 @@ def _play_deal(deal, dealer, seed, template, wall, rules, kinds, parameters, sta
 
     # 天听 of the non-dealer: ready right after the deal.
     ready_allowed = may_declare_ready(other, table, settings[READY_REQUIRES_CONCEALED] != 0)
-    if ready_allowed and shanten_of(hands[other], 0, rules, buffers[0]) == 0:
+    if ready_allowed and shanten_of(hands[other], 0, rules, work.shanten_scratch) == 0:
         declare, streams[other] = heuristics.initial_ready(
-            kinds[other], parameters[other], other, state, rules, buffers, streams[other]
+            kinds[other], parameters[other], other, state, rules, work, streams[other]
         )
         if declare:
             _declare_ready(other, True, state, events)
@@ -484,12 +484,12 @@ def _play_deal(deal, dealer, seed, template, wall, rules, kinds, parameters, sta
             win_total = -1
             if drawn >= 0 and not win_declined:
                 flags = _self_draw_flags(seat, drawn, source, state)
-                win_total = _win_total(seat, drawn, flags, True, state, rules, buffers)
+                win_total = _win_total(seat, drawn, flags, True, state, rules, work)
             can_double = _may_double(seat, win_total, table, settings)
             if table[READY + seat] == 1:  # locked: win, double, or discard the drawn tile
                 if win_total >= 0:
-                    if _locked_answer(seat, win_total, can_double, kinds, parameters, state, rules, buffers, streams) == WIN:
-                        _finish(record, fans, seat, SELF_DRAWN, drawn, flags, state, rules, buffers, events, validate)
+                    if _locked_answer(seat, win_total, can_double, kinds, parameters, state, rules, work, streams) == WIN:
+                        _finish(record, fans, seat, SELF_DRAWN, drawn, flags, state, rules, work, events, validate)
                         return
                     table[DOUBLES + seat] += 1
                     _log(events, EV_DOUBLE, seat, drawn)
@@ -497,12 +497,12 @@ def _play_deal(deal, dealer, seed, template, wall, rules, kinds, parameters, sta
                 break
             may_kong = drawn >= 0
             action, streams[seat] = heuristics.turn_action(
-                kinds[seat], parameters[seat], seat, win_total, can_double, may_kong, state, rules, buffers, streams[seat]
+                kinds[seat], parameters[seat], seat, win_total, can_double, may_kong, state, rules, work, streams[seat]
             )
             code = action_code(action)
             tile = action_tile(action)
             if validate:
-                ready_after = code == DISCARD_READY and _ready_after_discard(seat, tile, state, rules, buffers)
+                ready_after = code == DISCARD_READY and _ready_after_discard(seat, tile, state, rules, work)
                 if not is_legal_turn_action(action, seat, win_total >= 0, can_double, may_kong, ready_after, state):
                     _note(record, ILLEGAL_ACTION)
                     code, tile = DISCARD, NO_TILE
@@ -511,7 +511,7 @@ def _play_deal(deal, dealer, seed, template, wall, rules, kinds, parameters, sta
                             tile = kind
                             break
             if code == WIN:
-                _finish(record, fans, seat, SELF_DRAWN, drawn, flags, state, rules, buffers, events, validate)
+                _finish(record, fans, seat, SELF_DRAWN, drawn, flags, state, rules, work, events, validate)
                 return
             if code == DOUBLE:
                 table[DOUBLES + seat] += 1
@@ -530,24 +530,24 @@ def _play_deal(deal, dealer, seed, template, wall, rules, kinds, parameters, sta
                     _log(events, EV_ADDED_KONG, seat, tile)
                     opponent = 1 - seat
                     rob_flags = ROBBING_KONG_FLAG | _ready_flags(opponent, table)
-                    rob_total = _win_total(opponent, tile, rob_flags, False, state, rules, buffers)
+                    rob_total = _win_total(opponent, tile, rob_flags, False, state, rules, work)
                     if rob_total >= 0:
                         can_double = _may_double(opponent, rob_total, table, settings)
                         if table[READY + opponent] == 1:
                             response = encode(
-                                _locked_answer(opponent, rob_total, can_double, kinds, parameters, state, rules, buffers, streams),
+                                _locked_answer(opponent, rob_total, can_double, kinds, parameters, state, rules, work, streams),
                                 NO_TILE,
                             )
                         else:
                             response, streams[opponent] = heuristics.claim_action(
                                 kinds[opponent], parameters[opponent], opponent, tile, rob_total, can_double, False,
-                                state, rules, buffers, streams[opponent],
+                                state, rules, work, streams[opponent],
                             )
                         if validate and not is_legal_claim(response, opponent, tile, True, can_double, False, state):
                             _note(record, ILLEGAL_ACTION)
                             response = encode(PASS, NO_TILE)
                         if action_code(response) == WIN:
-                            _finish(record, fans, opponent, ROBBED_KONG, tile, rob_flags, state, rules, buffers, events, validate)
+                            _finish(record, fans, opponent, ROBBED_KONG, tile, rob_flags, state, rules, work, events, validate)
                             return
                         if action_code(response) == DOUBLE:
                             table[DOUBLES + opponent] += 1
@@ -557,7 +557,7 @@ def _play_deal(deal, dealer, seed, template, wall, rules, kinds, parameters, sta
                     table[ANY_MELD] = 1
                 drawn, source = _draw(seat, True, wall, state, events)
                 if drawn < 0:
-                    _finish(record, fans, -1, DRAW_GAME, 0, 0, state, rules, buffers, events, validate)
+                    _finish(record, fans, -1, DRAW_GAME, 0, 0, state, rules, work, events, validate)
                     return
                 if validate:
                     sizes[seat], sizes[1 - seat] = 14, 13
@@ -588,25 +588,25 @@ def _play_deal(deal, dealer, seed, template, wall, rules, kinds, parameters, sta
         opponent = 1 - seat
         may_claim = wall_left(table) > 0  # no claim but a win on the last discard
         flags = _discard_flags(opponent, discard, seat, state)
-        win_total = _win_total(opponent, discard, flags, False, state, rules, buffers)
+        win_total = _win_total(opponent, discard, flags, False, state, rules, work)
         can_double = _may_double(opponent, win_total, table, settings)
         if table[READY + opponent] == 1:
             response = encode(PASS, NO_TILE)
             if win_total >= 0:
                 response = encode(
-                    _locked_answer(opponent, win_total, can_double, kinds, parameters, state, rules, buffers, streams), NO_TILE
+                    _locked_answer(opponent, win_total, can_double, kinds, parameters, state, rules, work, streams), NO_TILE
                 )
         else:
             response, streams[opponent] = heuristics.claim_action(
                 kinds[opponent], parameters[opponent], opponent, discard, win_total, can_double, may_claim,
-                state, rules, buffers, streams[opponent],
+                state, rules, work, streams[opponent],
             )
         if validate and not is_legal_claim(response, opponent, discard, win_total >= 0, can_double, may_claim, state):
             _note(record, ILLEGAL_ACTION)
             response = encode(PASS, NO_TILE)
         code = action_code(response)
         if code == WIN:
-            _finish(record, fans, opponent, DISCARD_WIN, discard, flags, state, rules, buffers, events, validate)
+            _finish(record, fans, opponent, DISCARD_WIN, discard, flags, state, rules, work, events, validate)
             return
         if code == DOUBLE:
             table[DOUBLES + opponent] += 1
@@ -615,14 +615,14 @@ def _play_deal(deal, dealer, seed, template, wall, rules, kinds, parameters, sta
         if code == PASS:
             seat = opponent
             if not may_claim:
-                _finish(record, fans, -1, DRAW_GAME, 0, 0, state, rules, buffers, events, validate)
+                _finish(record, fans, -1, DRAW_GAME, 0, 0, state, rules, work, events, validate)
                 return
             table[TURN] += 1
             if seat != dealer:
                 table[NON_DEALER_DRAWS] += 1
             drawn, source = _draw(seat, False, wall, state, events)
             if drawn < 0:
-                _finish(record, fans, -1, DRAW_GAME, 0, 0, state, rules, buffers, events, validate)
+                _finish(record, fans, -1, DRAW_GAME, 0, 0, state, rules, work, events, validate)
                 return
         else:
             # A claim: the discard joins the claimer's meld, the claimer's own tiles become visible.
@@ -646,7 +646,7 @@ def _play_deal(deal, dealer, seed, template, wall, rules, kinds, parameters, sta
             if code == KONG:
                 drawn, source = _draw(seat, True, wall, state, events)
                 if drawn < 0:
-                    _finish(record, fans, -1, DRAW_GAME, 0, 0, state, rules, buffers, events, validate)
+                    _finish(record, fans, -1, DRAW_GAME, 0, 0, state, rules, work, events, validate)
                     return
             else:
                 drawn, source = -1, FROM_CLAIM
@@ -658,7 +658,7 @@ def _play_deal(deal, dealer, seed, template, wall, rules, kinds, parameters, sta
 
 
 @njit(cache=True)
-def _play_deals(seed, first_deal, session_length, template, rules, kinds, parameters, buffers, validate, records, fans, events, wall):
+def _play_deals(seed, first_deal, session_length, template, rules, kinds, parameters, work, validate, records, fans, events, wall):
     """Play records.shape[0] deals from first_deal; the last deal's events and wall stay in `events`, `wall`."""
     state = new_state()
     dealer = 0
@@ -666,18 +666,13 @@ def _play_deals(seed, first_deal, session_length, template, rules, kinds, parame
         deal = first_deal + row
         if session_length == 0 or deal % session_length == 0 or row == 0:
             _, dealer = random_below(stream_state(seed, 0, deal), 2)
-        _play_deal(deal, dealer, seed, template, wall, rules, kinds, parameters, state, buffers, events, records[row], fans[row], validate)
+        _play_deal(deal, dealer, seed, template, wall, rules, kinds, parameters, state, work, events, records[row], fans[row], validate)
         winner = records[row, R_WINNER]
         if winner >= 0 and winner != dealer:
             dealer = winner
 
 
 # ------------------------------------------------------------------------------------- public API
-
-
-def _new_buffers():
-    """The decision functions' work arrays plus the engine's: seat streams, hand sizes, check counts."""
-    return heuristics.new_buffers() + (np.zeros(2, np.uint64), np.zeros(2, np.int64), np.zeros((2, N_KINDS), np.int64))
 
 
 @dataclass(frozen=True)
@@ -701,14 +696,13 @@ class Players:
         return cls(kinds, parameters, tuple(name for _, _, name in parsed))
 
 
-def kernel_rules(ruleset: Ruleset):
-    """The rules tuple the kernels take (``sim.erren.table``) and the wall template (tile ids, ordered)."""
+def kernel_rules(ruleset: Ruleset) -> tuple[Rules, np.ndarray]:
+    """The rules the kernels take (``sim.deal_rules.Rules``, settings slots in ``sim.erren.table``) and the
+    wall template (tile ids, ordered; the flowers last)."""
     if ruleset.tile_set != "wan-honours":
         raise ValueError(f"the 二人 engine plays the wan-honours tile set, not {ruleset.tile_set}")
-    tables = load_tables()
     settings = np.zeros(SETTINGS_FIELDS, np.int64)
-    tile_set = TILE_SETS[ruleset.tile_set]
-    template = np.repeat(np.flatnonzero(tile_set), tile_set[tile_set > 0]).astype(np.int8)
+    rules, template = deal_rules(ruleset, settings)
     if ruleset.flowers:
         template = np.concatenate([template, np.arange(FIRST_FLOWER, FIRST_FLOWER + N_FLOWERS, dtype=np.int8)])
     settings[MIN_FAN] = ruleset.min_fan
@@ -716,9 +710,6 @@ def kernel_rules(ruleset: Ruleset):
     settings[READY_REQUIRES_CONCEALED] = int(ruleset.ready_requires_concealed)
     settings[WALL_TILES] = template.shape[0]
     settings[HAS_FLOWERS] = int(ruleset.flowers)
-    values, priority, exclusion_start, exclusion_target = ruleset.kernel_arrays()
-    rules = (values, priority, exclusion_start, exclusion_target, tables.suit, tables.honors, settings, np.array(tile_set),
-             load_complete_bits())
     return rules, template
 
 
@@ -745,7 +736,7 @@ def play(ruleset: Ruleset, players: Players, seed: int, n_deals: int, first_deal
     events = np.zeros((MAX_EVENTS, 3), np.int16)
     _play_deals(
         np.uint64(seed), first_deal, session_length, template, rules, players.kinds, players.parameters,
-        _new_buffers(), validate, records, fans, events, template.copy(),
+        new_work(), validate, records, fans, events, template.copy(),
     )
     columns = {"deal": np.arange(first_deal, first_deal + n_deals, dtype=np.int64)}
     columns.update({name: records[:, index] for index, name in enumerate(RECORD_COLUMNS)})
@@ -773,7 +764,7 @@ def replay(ruleset: Ruleset, players: Players, seed: int, deal: int, session_len
     wall = template.copy()
     _play_deals(
         np.uint64(seed), first, session_length, template, rules, players.kinds, players.parameters,
-        _new_buffers(), False, records, fans, events, wall,
+        new_work(), False, records, fans, events, wall,
     )
     record = {"deal": deal, **{name: int(records[-1, index]) for index, name in enumerate(RECORD_COLUMNS)}}
     return DealLog(record, fans[-1], wall, events[1 : events[0, 0] + 1].copy())

@@ -20,11 +20,10 @@ never declares ready; 1 declares when the ready hand can win at the minimum fan 
 seat's random stream and returns (action, new stream state).
 """
 
-import numpy as np
 from numba import njit
 
 from kernels.fan_ids import READY_FLAG
-from kernels.fans.mcr import NOT_A_WIN, _score_hand, new_work
+from kernels.fans.mcr import NOT_A_WIN, _score_hand
 from kernels.shanten import _hand_shanten, _ukeire_one
 from kernels.tiles import HONOR_START, MELD_CHOW, MELD_PONG, N_KINDS
 from kernels.win_check import is_complete
@@ -87,25 +86,12 @@ def parse_player(text: str):
     return parse_player_text(text, NAMES, DEFAULTS, SLOTS, N_PARAMETERS)
 
 
-def new_buffers():
-    """Work arrays for the decision functions (allocated once per batch)."""
-    return (
-        np.zeros((6, 10), np.int16),  # shanten scratch
-        np.zeros(N_KINDS, np.int64),  # distances after each draw
-        np.zeros(N_KINDS, np.int8),  # tiles the seat cannot see
-        np.zeros(N_KINDS, np.int64),  # tiles held, melds included
-        np.zeros(N_KINDS, np.int64),  # shanten after each discard
-        np.zeros(N_KINDS, np.int64),  # ukeire after each discard
-        new_work(),  # fan evaluator
-    )
-
-
 # ------------------------------------------------------------------------------------ hand measures
 
 
 @njit(cache=True, inline="always", _nrt=False)
 def shanten_of(hand, n_melds, rules, scratch):
-    return _hand_shanten(hand, n_melds, rules[4], rules[5], 0, True, scratch)
+    return _hand_shanten(hand, n_melds, rules.suit_table, rules.honour_table, 0, True, scratch)
 
 
 @njit(cache=True, _nrt=False)
@@ -123,9 +109,9 @@ def _discard_shanten(hand, n_melds, rules, scratch, out):
 
 
 @njit(cache=True, _nrt=False)
-def _ukeire(hand, n_melds, live, rules, buffers):
+def _ukeire(hand, n_melds, live, rules, work):
     """Live tiles that lower the shanten of a hand of 3k+1 tiles."""
-    return _ukeire_one(hand, n_melds, live, rules[4], rules[5], buffers[0], buffers[1])[1]
+    return _ukeire_one(hand, n_melds, live, rules.suit_table, rules.honour_table, work.shanten_scratch, work.distances)[1]
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -138,19 +124,19 @@ def _discard_order(kind):
 
 
 @njit(cache=True, _nrt=False)
-def greedy_discard(seat, n_melds, state, rules, buffers):
+def greedy_discard(seat, n_melds, state, rules, work):
     """(kind, shanten after, ukeire after) of the greedy discard from the seat's hand of 3k+2 tiles."""
-    hands = state[0]
+    hands = state.hands
     hand = hands[seat]
-    scratch, live, shanten_after = buffers[0], buffers[2], buffers[4]
-    unseen_counts(seat, state, rules[7], live)
+    scratch, live, shanten_after = work.shanten_scratch, work.unseen, work.shanten_after_discard
+    unseen_counts(seat, state, rules.tile_set, live)
     best_shanten = _discard_shanten(hand, n_melds, rules, scratch, shanten_after)
     best_kind, best_ukeire = -1, -1
     for kind in range(N_KINDS):
         if shanten_after[kind] != best_shanten:
             continue
         hand[kind] -= 1
-        ukeire = _ukeire(hand, n_melds, live, rules, buffers)
+        ukeire = _ukeire(hand, n_melds, live, rules, work)
         hand[kind] += 1
         if ukeire > best_ukeire or (ukeire == best_ukeire and _discard_order(kind) < _discard_order(best_kind)):
             best_kind, best_ukeire = kind, ukeire
@@ -158,23 +144,23 @@ def greedy_discard(seat, n_melds, state, rules, buffers):
 
 
 @njit(cache=True, _nrt=False)
-def _ready_pays(seat, hand, n_melds, state, rules, buffers):
+def _ready_pays(seat, hand, n_melds, state, rules, work):
     """Whether the seat's ready hand of 3k+1 tiles wins at the minimum fan on some wait still live for it
     (scored as a declared ready hand winning on a discard: the least a wait is sure to be worth)."""
-    melds = state[1]
-    live, work = buffers[2], buffers[6]
-    unseen_counts(seat, state, rules[7], live)
+    melds = state.melds
+    live, fan_work = work.unseen, work.fans
+    unseen_counts(seat, state, rules.tile_set, live)
     for kind in range(N_KINDS):
         if live[kind] <= 0 or hand[kind] >= 4:
             continue
         hand[kind] += 1
-        complete = is_complete(hand, n_melds, rules[8])
+        complete = is_complete(hand, n_melds, rules.complete_bits)
         hand[kind] -= 1
         if complete:
             total = _score_hand(
-                hand, melds[seat], n_melds, kind, READY_FLAG, 0, rules[0], rules[1], rules[2], rules[3], rules[4], work
+                hand, melds[seat], n_melds, kind, READY_FLAG, 0, rules.fan_values, rules.fan_priority, rules.exclusion_start, rules.exclusion_target, rules.suit_table, fan_work
             )
-            if total != NOT_A_WIN and total >= rules[6][MIN_FAN]:
+            if total != NOT_A_WIN and total >= rules.settings[MIN_FAN]:
                 return True
     return False
 
@@ -183,7 +169,7 @@ def _ready_pays(seat, hand, n_melds, state, rules, buffers):
 def _fan_potential(seat, hand, n_melds, state, held):
     """A rough count of the fans a hand is heading for: flush, seven pairs or all pungs, honour sets,
     a concealed hand. It reads only the seat's own tiles and melds; `held` is a work array."""
-    melds = state[1]
+    melds = state.melds
     chows = 0
     for kind in range(N_KINDS):
         held[kind] = hand[kind]
@@ -220,24 +206,24 @@ def _fan_potential(seat, hand, n_melds, state, held):
         shape = 24.0 if pairs >= 6 else 12.0  # 七对
     if chows == 0 and pungs + pairs >= 4:
         shape = max(shape, 6.0)  # 碰碰胡
-    if state[3][CLAIMED_MELDS + seat] == 0:
+    if state.table[CLAIMED_MELDS + seat] == 0:
         potential += 2.0  # 门前清
     return potential + shape + bonus
 
 
 @njit(cache=True, _nrt=False)
-def _value_of_hand(seat, hand, n_melds, shanten, ukeire, parameters, state, rules, buffers):
-    potential = _fan_potential(seat, hand, n_melds, state, buffers[3])
-    legal = LEGAL_BONUS if potential >= rules[6][MIN_FAN] else 0.0
+def _value_of_hand(seat, hand, n_melds, shanten, ukeire, parameters, state, rules, work):
+    potential = _fan_potential(seat, hand, n_melds, state, work.held)
+    legal = LEGAL_BONUS if potential >= rules.settings[MIN_FAN] else 0.0
     return min(potential, 40.0) + legal - parameters[SPEED] * shanten + 0.1 * ukeire
 
 
 @njit(cache=True, _nrt=False)
-def value_discard(seat, n_melds, parameters, state, rules, buffers):
+def value_discard(seat, n_melds, parameters, state, rules, work):
     """(kind, score) of the value player's discard from a hand of 3k+2 tiles."""
-    hand = state[0][seat]
-    scratch, live, shanten_after = buffers[0], buffers[2], buffers[4]
-    unseen_counts(seat, state, rules[7], live)
+    hand = state.hands[seat]
+    scratch, live, shanten_after = work.shanten_scratch, work.unseen, work.shanten_after_discard
+    unseen_counts(seat, state, rules.tile_set, live)
     best_shanten = _discard_shanten(hand, n_melds, rules, scratch, shanten_after)
     best_kind, best_score = -1, -1e18
     for kind in range(N_KINDS):
@@ -245,8 +231,8 @@ def value_discard(seat, n_melds, parameters, state, rules, buffers):
         if shanten_after[kind] > best_shanten + 2:
             continue
         hand[kind] -= 1
-        ukeire = _ukeire(hand, n_melds, live, rules, buffers)
-        score = _value_of_hand(seat, hand, n_melds, shanten_after[kind], ukeire, parameters, state, rules, buffers)
+        ukeire = _ukeire(hand, n_melds, live, rules, work)
+        score = _value_of_hand(seat, hand, n_melds, shanten_after[kind], ukeire, parameters, state, rules, work)
         hand[kind] += 1
         if score > best_score or (score == best_score and _discard_order(kind) < _discard_order(best_kind)):
             best_kind, best_score = kind, score
@@ -257,9 +243,9 @@ def value_discard(seat, n_melds, parameters, state, rules, buffers):
 def _danger(seat, kind, state, live):
     """How likely discarding `kind` deals in, from what the seat can see: copies the opponent may hold for
     a pair or single wait, and for 万 the chow shapes around it that are still possible."""
-    after_ready = state[5]
+    after_ready = state.after_ready
     opponent = 1 - seat
-    if state[3][READY + opponent] == 1 and after_ready[opponent, kind] > 0:
+    if state.table[READY + opponent] == 1 and after_ready[opponent, kind] > 0:
         return 0.0  # it passed this tile while locked: it did not win on it then
     danger = float(max(live[kind], 0))
     if kind < 9:
@@ -274,7 +260,7 @@ def _danger(seat, kind, state, live):
 
 @njit(cache=True, _nrt=False)
 def _threatened(seat, parameters, state):
-    table = state[3]
+    table = state.table
     opponent = 1 - seat
     return (
         table[READY + opponent] == 1
@@ -284,11 +270,11 @@ def _threatened(seat, parameters, state):
 
 
 @njit(cache=True, _nrt=False)
-def defensive_discard(seat, n_melds, parameters, state, rules, buffers):
+def defensive_discard(seat, n_melds, parameters, state, rules, work):
     """The discard of lowest cost: `caution` x danger + 4 x shanten steps lost (see the module text)."""
-    hand = state[0][seat]
-    scratch, live, shanten_after = buffers[0], buffers[2], buffers[4]
-    unseen_counts(seat, state, rules[7], live)
+    hand = state.hands[seat]
+    scratch, live, shanten_after = work.shanten_scratch, work.unseen, work.shanten_after_discard
+    unseen_counts(seat, state, rules.tile_set, live)
     best_shanten = _discard_shanten(hand, n_melds, rules, scratch, shanten_after)
     best_kind, best_cost = -1, 1e18
     for kind in range(N_KINDS):
@@ -304,37 +290,37 @@ def defensive_discard(seat, n_melds, parameters, state, rules, buffers):
 
 
 @njit(cache=True, _nrt=False)
-def doubles_instead(kind, parameters, seat, win_total, state, rules, buffers, rng):
+def doubles_instead(kind, parameters, seat, win_total, state, rules, work, rng):
     """Whether the seat declares 加倍 instead of taking a legal win worth `win_total` fans."""
     if kind == RANDOM:
         rng, choice = random_below(rng, 2)
         return choice == 1, rng
-    table = state[3]
+    table = state.table
     if win_total >= parameters[DOUBLE_BELOW] or wall_left(table) < parameters[DOUBLE_WALL]:
         return False, rng
     if opponent_hand_visible(seat, table):
         # A ready player sees the opponent's hand: never pass up a win when the opponent is ready too.
         opponent = 1 - seat
         n_melds = table[N_MELDS + opponent]
-        if shanten_of(state[0][opponent], n_melds, rules, buffers[0]) <= 0:
+        if shanten_of(state.hands[opponent], n_melds, rules, work.shanten_scratch) <= 0:
             return False, rng
     return True, rng
 
 
 @njit(cache=True, _nrt=False)
-def initial_ready(kind, parameters, seat, state, rules, buffers, rng):
+def initial_ready(kind, parameters, seat, state, rules, work, rng):
     """The non-dealer's 天听: declare ready right after the deal (its 13 tiles are ready)?"""
     if parameters[READY_POLICY] == 0:
         return False, rng
     if kind == RANDOM:
         rng, choice = random_below(rng, 2)
         return choice == 1, rng
-    return _ready_pays(seat, state[0][seat], state[3][N_MELDS + seat], state, rules, buffers), rng
+    return _ready_pays(seat, state.hands[seat], state.table[N_MELDS + seat], state, rules, work), rng
 
 
 @njit(cache=True, _nrt=False)
 def _random_turn(seat, win_allowed, can_double, may_kong, state, rng):
-    hands, melds, table = state[0], state[1], state[3]
+    hands, melds, table = state.hands, state.melds, state.table
     hand = hands[seat]
     kong_room = may_kong and wall_left(table) > 0 and table[N_MELDS + seat] < 4
     # Kinds the seat may add to a pong, as bits (one pass over the melds, not one per kind).
@@ -379,7 +365,7 @@ def _random_turn(seat, win_allowed, can_double, may_kong, state, rng):
 @njit(cache=True, _nrt=False)
 def _kong_keeps_shape(seat, kind, concealed, n_melds, shanten_now, state, rules, scratch):
     """A kong that does not raise the shanten is taken: it only adds a draw (and fans)."""
-    hand = state[0][seat]
+    hand = state.hands[seat]
     removed = 4 if concealed else 1
     hand[kind] -= removed
     after = shanten_of(hand, n_melds + (1 if concealed else 0), rules, scratch)
@@ -388,10 +374,10 @@ def _kong_keeps_shape(seat, kind, concealed, n_melds, shanten_now, state, rules,
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def turn_action(kind, parameters, seat, win_total, can_double, may_kong, state, rules, buffers, rng):
+def turn_action(kind, parameters, seat, win_total, can_double, may_kong, state, rules, work, rng):
     """The seat's action on its own turn (3k+2 tiles). `win_total` is the fan total of the legal win on
     the tile just drawn, or -1 when there is none. Returns (action, stream state)."""
-    hands, table = state[0], state[3]
+    hands, table = state.hands, state.table
     n_melds = table[N_MELDS + seat]
     win_allowed = win_total >= 0
     if kind == RANDOM:
@@ -400,35 +386,35 @@ def turn_action(kind, parameters, seat, win_total, can_double, may_kong, state, 
         if win_allowed:
             double = False
             if can_double:
-                double, rng = doubles_instead(kind, parameters, seat, win_total, state, rules, buffers, rng)
+                double, rng = doubles_instead(kind, parameters, seat, win_total, state, rules, work, rng)
             return encode(DOUBLE if double else WIN, NO_TILE), rng
         hand = hands[seat]
         if kind == VALUE:
-            discard, _ = value_discard(seat, n_melds, parameters, state, rules, buffers)
+            discard, _ = value_discard(seat, n_melds, parameters, state, rules, work)
         elif kind == DEFENSIVE and _threatened(seat, parameters, state):
-            discard = defensive_discard(seat, n_melds, parameters, state, rules, buffers)
+            discard = defensive_discard(seat, n_melds, parameters, state, rules, work)
         else:
-            discard = greedy_discard(seat, n_melds, state, rules, buffers)[0]
+            discard = greedy_discard(seat, n_melds, state, rules, work)[0]
         if may_kong and wall_left(table) > 0 and n_melds < 4:
-            # Each discard choice above left the shanten after every discard in buffers[4]; its lowest is
+            # Each discard choice above left the shanten after every discard in work.shanten_after_discard; its lowest is
             # the hand's shanten, which a kong must not raise.
             shanten_now = BIG
             for tile in range(N_KINDS):
-                shanten_now = min(shanten_now, buffers[4][tile])
+                shanten_now = min(shanten_now, work.shanten_after_discard[tile])
             for tile in range(N_KINDS):
-                if hand[tile] == 4 and _kong_keeps_shape(seat, tile, True, n_melds, shanten_now, state, rules, buffers[0]):
+                if hand[tile] == 4 and _kong_keeps_shape(seat, tile, True, n_melds, shanten_now, state, rules, work.shanten_scratch):
                     return encode(CONCEALED_KONG, tile), rng
                 if (
                     hand[tile] > 0
-                    and pong_index(seat, state[1], table, tile) >= 0
-                    and _kong_keeps_shape(seat, tile, False, n_melds, shanten_now, state, rules, buffers[0])
+                    and pong_index(seat, state.melds, table, tile) >= 0
+                    and _kong_keeps_shape(seat, tile, False, n_melds, shanten_now, state, rules, work.shanten_scratch)
                 ):
                     return encode(ADDED_KONG, tile), rng
         action = encode(DISCARD, discard)
     if (
         action_code(action) == DISCARD
         and parameters[READY_POLICY] != 0
-        and may_declare_ready(seat, table, rules[6][READY_REQUIRES_CONCEALED] != 0)
+        and may_declare_ready(seat, table, rules.settings[READY_REQUIRES_CONCEALED] != 0)
     ):
         tile = action_tile(action)
         hand = hands[seat]
@@ -436,10 +422,10 @@ def turn_action(kind, parameters, seat, win_total, can_double, may_kong, state, 
         if kind == RANDOM:
             # The coin first: the (slower) ready test is then needed only half the time.
             rng, coin = random_below(rng, 2)
-            declare = coin == 1 and shanten_of(hand, n_melds, rules, buffers[0]) == 0
+            declare = coin == 1 and shanten_of(hand, n_melds, rules, work.shanten_scratch) == 0
         else:
-            # The discard choice left the shanten after every discard in buffers[4].
-            declare = buffers[4][tile] == 0 and _ready_pays(seat, hand, n_melds, state, rules, buffers)
+            # The discard choice left the shanten after every discard in work.shanten_after_discard.
+            declare = work.shanten_after_discard[tile] == 0 and _ready_pays(seat, hand, n_melds, state, rules, work)
         hand[tile] += 1
         if declare:
             action = encode(DISCARD_READY, tile)
@@ -447,29 +433,29 @@ def turn_action(kind, parameters, seat, win_total, can_double, may_kong, state, 
 
 
 @njit(cache=True, _nrt=False)
-def _best_after_claim(seat, kind, parameters, n_melds, state, rules, buffers):
+def _best_after_claim(seat, kind, parameters, n_melds, state, rules, work):
     """Score of the seat's hand of 3k+2 tiles after a claim, by its heuristic's measure (lower shanten
     first for greedy; the value score for value)."""
     if kind == VALUE:
-        return value_discard(seat, n_melds, parameters, state, rules, buffers)[1]
-    return -float(_discard_shanten(state[0][seat], n_melds, rules, buffers[0], buffers[4]))
+        return value_discard(seat, n_melds, parameters, state, rules, work)[1]
+    return -float(_discard_shanten(state.hands[seat], n_melds, rules, work.shanten_scratch, work.shanten_after_discard))
 
 
 @njit(cache=True, _nrt=False)
-def _score_now(seat, kind, parameters, n_melds, state, rules, buffers):
-    hand = state[0][seat]
-    shanten = shanten_of(hand, n_melds, rules, buffers[0])
+def _score_now(seat, kind, parameters, n_melds, state, rules, work):
+    hand = state.hands[seat]
+    shanten = shanten_of(hand, n_melds, rules, work.shanten_scratch)
     if kind == VALUE:
-        unseen_counts(seat, state, rules[7], buffers[2])
-        ukeire = _ukeire(hand, n_melds, buffers[2], rules, buffers)
-        return _value_of_hand(seat, hand, n_melds, shanten, ukeire, parameters, state, rules, buffers)
+        unseen_counts(seat, state, rules.tile_set, work.unseen)
+        ukeire = _ukeire(hand, n_melds, work.unseen, rules, work)
+        return _value_of_hand(seat, hand, n_melds, shanten, ukeire, parameters, state, rules, work)
     return -float(shanten)
 
 
 @njit(cache=True, _nrt=False)
 def _random_claim(seat, tile, win_allowed, can_double, may_claim, state, rng):
-    hand = state[0][seat]
-    table = state[3]
+    hand = state.hands[seat]
+    table = state.table
     room = may_claim and table[N_MELDS + seat] < 4
     n_actions = 1 + int(win_allowed) + int(win_allowed and can_double)
     if room:
@@ -505,7 +491,7 @@ def _random_claim(seat, tile, win_allowed, can_double, may_claim, state, rng):
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def claim_action(kind, parameters, seat, tile, win_total, can_double, may_claim, state, rules, buffers, rng):
+def claim_action(kind, parameters, seat, tile, win_total, can_double, may_claim, state, rules, work, rng):
     """The seat's response to the opponent's discard `tile` (or to its added kong, with may_claim False).
     `win_total` is the fan total of the legal win on it, or -1. Returns (action, stream state)."""
     win_allowed = win_total >= 0
@@ -515,22 +501,22 @@ def claim_action(kind, parameters, seat, tile, win_total, can_double, may_claim,
     if win_allowed:
         double = False
         if can_double:
-            double, rng = doubles_instead(kind, parameters, seat, win_total, state, rules, buffers, rng)
+            double, rng = doubles_instead(kind, parameters, seat, win_total, state, rules, work, rng)
         return encode(DOUBLE if double else WIN, NO_TILE), rng
     if not may_claim or (kind == DEFENSIVE and _threatened(seat, parameters, state)):
         return encode(PASS, NO_TILE), rng
-    hands, melds, table = state[0], state[1], state[3]
+    hands, melds, table = state.hands, state.melds, state.table
     hand = hands[seat]
     n_melds = table[N_MELDS + seat]
     if n_melds >= 4:
         return encode(PASS, NO_TILE), rng
-    now = _score_now(seat, kind, parameters, n_melds, state, rules, buffers)
+    now = _score_now(seat, kind, parameters, n_melds, state, rules, work)
     best_action, best = encode(PASS, NO_TILE), now
     # An exposed kong keeps the shape of the pong and adds a draw: take it when the pong would be taken,
     # or when it does not raise the shanten.
     if hand[tile] >= 3 and wall_left(table) > 0:
         hand[tile] -= 3
-        after = shanten_of(hand, n_melds + 1, rules, buffers[0])
+        after = shanten_of(hand, n_melds + 1, rules, work.shanten_scratch)
         hand[tile] += 3
         if kind != VALUE and -float(after) >= now:
             return encode(KONG, tile), rng
@@ -538,7 +524,7 @@ def claim_action(kind, parameters, seat, tile, win_total, can_double, may_claim,
         hand[tile] -= 2
         melds[seat, n_melds, 0], melds[seat, n_melds, 1] = MELD_PONG, tile
         table[CLAIMED_MELDS + seat] += 1
-        score = _best_after_claim(seat, kind, parameters, n_melds + 1, state, rules, buffers)
+        score = _best_after_claim(seat, kind, parameters, n_melds + 1, state, rules, work)
         table[CLAIMED_MELDS + seat] -= 1
         hand[tile] += 2
         if score > best:
@@ -552,7 +538,7 @@ def claim_action(kind, parameters, seat, tile, win_total, can_double, may_claim,
                     hand[other] -= 1
             melds[seat, n_melds, 0], melds[seat, n_melds, 1] = MELD_CHOW, low
             table[CLAIMED_MELDS + seat] += 1
-            score = _best_after_claim(seat, kind, parameters, n_melds + 1, state, rules, buffers)
+            score = _best_after_claim(seat, kind, parameters, n_melds + 1, state, rules, work)
             table[CLAIMED_MELDS + seat] -= 1
             for other in range(low, low + 3):
                 if other != tile:

@@ -1,6 +1,9 @@
-"""The fixed-shape integer state of one 二人麻将 deal, shared by the engine and the heuristic players.
+"""The fixed-shape integer state of one 二人麻将 deal, the engine's and players' work arrays, and the
+legality of every decision: what the engine (``sim.erren.engine``) and the players (``sim.erren.players``)
+share.
 
-A deal's state is a handful of small integer arrays, reused from deal to deal (pgx style):
+A deal's state is a handful of small integer arrays, reused from deal to deal (pgx style), passed
+together as the named tuple ``State``:
 
 - ``hands``    int8 (2, 34): each seat's concealed tiles;
 - ``melds``    int8 (2, 4, 2): each seat's melds as (meld code, lowest kind), ``kernels.tiles.MELD_*``;
@@ -10,15 +13,17 @@ A deal's state is a handful of small integer arrays, reused from deal to deal (p
   discarded after declaring ready (public: both are on the table);
 - ``table``    int64 (TABLE_FIELDS,): the scalar state, indexed by the constants below.
 
-The four arrays are passed together as the tuple ``state = (hands, melds, visible, table, discarded,
-after_ready)``. Per-seat fields sit at ``FIELD + seat``. A player's decision may read its own hand, the
+Per-seat fields of ``table`` sit at ``FIELD + seat``. A player's decision may read its own hand, the
 public arrays and the public fields; the opponent's hand only once it has declared ready (RULES.md 3.8),
 through ``opponent_hand_visible``.
 """
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
+from kernels.fans.mcr import new_work as new_fan_work
 from kernels.tiles import COPIES_PER_KIND, MELD_CONCEALED_KONG, MELD_PONG, N_KINDS
 from sim.actions import (
     ADDED_KONG,
@@ -54,6 +59,37 @@ DEALER_KONG_FIRST = 21  # 1 if the dealer declared a concealed kong before its f
 TABLE_FIELDS = 22
 
 
+class State(NamedTuple):
+    hands: np.ndarray
+    melds: np.ndarray
+    visible: np.ndarray
+    table: np.ndarray
+    discarded: np.ndarray
+    after_ready: np.ndarray
+
+
+class Work(NamedTuple):
+    """Work arrays of the players and the engine, allocated once per batch (``new_work``)."""
+
+    shanten_scratch: np.ndarray  # int16 (6, 10): the shanten kernel's scratch
+    distances: np.ndarray  # int64 (34,): distances after each draw (ukeire)
+    unseen: np.ndarray  # int8 (34,): the copies a seat cannot see
+    held: np.ndarray  # int64 (34,): tiles held, melds included
+    shanten_after_discard: np.ndarray  # int64 (34,): a discard choice leaves each discard's shanten here
+    fans: np.ndarray  # the fan evaluator's work array (``kernels.fans.mcr.new_work``)
+    streams: np.ndarray  # uint64 (2,): each seat's random stream
+    hand_sizes: np.ndarray  # int64 (2,): the validating mode's expected hand sizes
+    check_counts: np.ndarray  # int64 (2, 34): the validating mode's tile counts
+
+
+def new_work() -> Work:
+    return Work(
+        np.zeros((6, 10), np.int16), np.zeros(N_KINDS, np.int64), np.zeros(N_KINDS, np.int8),
+        np.zeros(N_KINDS, np.int64), np.zeros(N_KINDS, np.int64), new_fan_work(), np.zeros(2, np.uint64),
+        np.zeros(2, np.int64), np.zeros((2, N_KINDS), np.int64),
+    )
+
+
 @njit(cache=True, inline="always", _nrt=False)
 def wall_left(table):
     return table[WALL_BACK] - table[WALL_FRONT] + 1
@@ -62,7 +98,7 @@ def wall_left(table):
 @njit(cache=True)
 def new_state():
     """Fresh (zeroed) state arrays for one deal; `reset_state` clears them between deals."""
-    return (
+    return State(
         np.zeros((2, N_KINDS), np.int8),
         np.zeros((2, 4, 2), np.int8),
         np.zeros(N_KINDS, np.int8),
@@ -97,7 +133,7 @@ def unseen_counts(seat, state, tile_set, out):
     """out[kind] = copies the seat cannot see: not in its hand, its concealed kongs or on the table.
 
     This is the seat's honest count of live tiles (the opponent's hand and the wall are one unknown)."""
-    hands, melds, visible, table = state[0], state[1], state[2], state[3]
+    hands, melds, visible, table = state.hands, state.melds, state.visible, state.table
     for kind in range(N_KINDS):
         out[kind] = tile_set[kind] - hands[seat, kind] - visible[kind]
     for index in range(table[N_MELDS + seat]):
@@ -111,10 +147,7 @@ def opponent_hand_visible(seat, table):
     return table[READY + seat] == 1
 
 
-# The rules of a deal as the kernels take them: the tuple
-# ``rules = (values, priority, exclusion_start, exclusion_target, suit, honors, settings, tile_set,
-# complete_bits)``: the fan evaluator's ruleset arrays, the shanten tables, the switches below, the copies
-# per kind and the complete-hand bit table (``kernels.win_check``).
+# The slots of ``rules.settings`` (``sim.deal_rules.Rules``): the ruleset's switches as integers.
 MIN_FAN = 0  # settings[MIN_FAN]: 起和
 MAX_DOUBLES = 1  # 加倍 limit (a large number for "unlimited")
 READY_REQUIRES_CONCEALED = 2
@@ -155,7 +188,7 @@ def may_declare_ready(seat, table, ready_requires_concealed):
 def is_legal_turn_action(action, seat, win_allowed, can_double, may_kong, hand_ready_after, state):
     """Whether an own-turn action is legal. `hand_ready_after` says whether discarding the tile would
     leave a ready hand the seat may declare (only consulted for DISCARD_READY)."""
-    hands, melds, table = state[0], state[1], state[3]
+    hands, melds, table = state.hands, state.melds, state.table
     code = action_code(action)
     tile = action_tile(action)
     if code == WIN:
@@ -179,7 +212,7 @@ def is_legal_turn_action(action, seat, win_allowed, can_double, may_kong, hand_r
 @njit(cache=True, _nrt=False)
 def is_legal_claim(action, seat, tile, win_allowed, can_double, may_claim, state):
     """Whether a response to the opponent's discard (or added kong, with may_claim False) is legal."""
-    hands, table = state[0], state[3]
+    hands, table = state.hands, state.table
     code = action_code(action)
     if code == PASS:
         return True

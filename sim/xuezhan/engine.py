@@ -77,7 +77,6 @@ from kernels.fan_ids import (
 )
 from kernels.fans.xuezhan import _best_discard_value, _score_xuezhan
 from kernels.shanten import _hand_shanten
-from kernels.tables import load_tables
 from kernels.tiles import (
     MELD_CONCEALED_KONG,
     MELD_KONG,
@@ -85,9 +84,7 @@ from kernels.tiles import (
     N_KINDS,
     PIN_START,
     SOU_START,
-    TILE_SETS,
 )
-from kernels.win_check import load_complete_bits
 from sim.actions import (
     ADDED_KONG,
     CONCEALED_KONG,
@@ -102,10 +99,10 @@ from sim.actions import (
     action_tile,
     encode,
 )
+from sim.deal_rules import Rules, deal_rules
 from sim.player_text import PlayerError, split_players
 from sim.random_streams import random_below, shuffle_in_place, stream_state
 from sim.xuezhan import players as players_module
-from sim.xuezhan.players import EXCHANGE_BUFFER, PLAYER_BUFFERS
 from sim.xuezhan.table import (
     ADDED_OTHERS,
     ANY_MELD,
@@ -153,6 +150,7 @@ from sim.xuezhan.table import (
     is_legal_exchange,
     is_legal_turn_action,
     new_state,
+    new_work,
     next_in_deal,
     pong_index,
     pong_legal,
@@ -229,12 +227,6 @@ VIOLATIONS = (
     "win on an incomplete hand", "money not balanced", "event log overflow", "win holding the void suit",
 )
 
-# Engine work arrays after the players' (sim.xuezhan.players.new_buffers).
-B_STREAMS, B_COUNTS, B_KONG_PAID, B_WON_SIZE, B_FAN_COUNTS, B_SCRATCH, B_WINNERS, B_RAW, B_FLAGS = range(
-    PLAYER_BUFFERS, PLAYER_BUFFERS + 9
-)
-
-
 def exchanged_tiles(amount: int) -> tuple[int, int, int]:
     """The three tile kinds of an EV_EXCHANGE event's amount, ascending."""
     return (amount // EXCHANGE_PACKING**2, amount // EXCHANGE_PACKING % EXCHANGE_PACKING, amount % EXCHANGE_PACKING)
@@ -254,7 +246,7 @@ def _log(events, code, seat, tile, amount):
 @njit(cache=True, _nrt=False)
 def _draw(seat, from_back, wall, state, events):
     """Draw for `seat` (from the back for a kong replacement); -1 when the wall is empty."""
-    hands, table = state[0], state[3]
+    hands, table = state.hands, state.table
     if wall_left(table) == 0:
         return -1
     if from_back:
@@ -273,7 +265,7 @@ def _draw(seat, from_back, wall, state, events):
 
 @njit(cache=True, inline="always", _nrt=False)
 def _add_meld(seat, code, low, state):
-    melds, table = state[1], state[3]
+    melds, table = state.melds, state.table
     index = table[N_MELDS + seat]
     melds[seat, index, 0], melds[seat, index, 1] = code, low
     table[N_MELDS + seat] += 1
@@ -289,11 +281,11 @@ def _hand_changed(seat, table):
 
 
 @njit(cache=True, _nrt=False)
-def _declare(seat, state, rules, buffers, events):
+def _declare(seat, state, rules, work, events):
     """报叫: the seat's hand (3k+1 tiles, ready) is locked and its waits become public."""
-    hands, table, waits = state[0], state[3], state[5]
+    hands, table, waits = state.hands, state.table, state.waits
     table[DECLARED + seat] = 1
-    find_waits(hands[seat], table[N_MELDS + seat], rules[8], waits[seat])
+    find_waits(hands[seat], table[N_MELDS + seat], rules.complete_bits, waits[seat])
     _log(events, EV_DECLARE, seat, NO_TILE, 0)
 
 
@@ -301,21 +293,21 @@ def _declare(seat, state, rules, buffers, events):
 
 
 @njit(cache=True)  # the fan evaluator allocates its work arrays: reference counting on
-def _win_value(seat, tile, flags, in_hand, state, rules, buffers):
+def _win_value(seat, tile, flags, in_hand, state, rules, work):
     """The raw value of the seat's win on `tile`, or -1 when the hand is not complete or (定缺) holds a tile
     of the seat's void suit."""
-    hands, melds, table = state[0], state[1], state[3]
+    hands, melds, table = state.hands, state.melds, state.table
     hand = hands[seat]
     n_melds = table[N_MELDS + seat]
     if not in_hand:
         hand[tile] += 1
-    complete = is_complete(hand, n_melds, rules[8]) and void_tiles_held(seat, state) == 0
+    complete = is_complete(hand, n_melds, rules.complete_bits) and void_tiles_held(seat, state) == 0
     hand[tile] -= 1  # the evaluator takes the concealed tiles without the winning tile
     raw = -1
     if complete:
         raw = _score_xuezhan(
-            hand, melds[seat], n_melds, tile, flags, rules[0], rules[1], rules[2], rules[3],
-            rules[6][COMBINE_MULTIPLY], buffers[B_FAN_COUNTS],
+            hand, melds[seat], n_melds, tile, flags, rules.fan_values, rules.fan_priority, rules.exclusion_start, rules.exclusion_target,
+            rules.settings[COMBINE_MULTIPLY], work.fan_counts,
         )
     if in_hand:
         hand[tile] += 1
@@ -343,7 +335,7 @@ def _passed_win(seat, raw, table, settings):
 @njit(cache=True, _nrt=False)
 def _payment(raw, payee, payer, self_drawn, dealt_in, state, rules):
     """What `payer` pays for `payee`'s win (or 查叫/关死 value) of raw value `raw`, in units."""
-    table, settings, values = state[3], rules[6], rules[0]
+    table, settings, values = state.table, rules.settings, rules.fan_values
     amount = raw
     if settings[COMBINE_MULTIPLY] != 0:
         if dealt_in and table[DECLARED + payer] == 1 and values[Fan.READY_HAND] > 0:
@@ -366,10 +358,10 @@ def _transfer(payer, payee, amount, column, code, record, events):
 
 
 @njit(cache=True, _nrt=False)
-def _kong_money(seat, code, discarder, state, rules, buffers, record, events):
+def _kong_money(seat, code, discarder, state, rules, work, record, events):
     """Kong money at once, from the players still in (the discarder of an exposed kong pays more)."""
-    table, settings = state[3], rules[6]
-    kong_paid = buffers[B_KONG_PAID]
+    table, settings = state.table, rules.settings
+    kong_paid = work.kong_paid
     for payer in range(table[N_SEATS]):
         if payer == seat or table[WON + payer] != 0:
             continue
@@ -387,21 +379,21 @@ def _kong_money(seat, code, discarder, state, rules, buffers, record, events):
 
 
 @njit(cache=True)  # the fan evaluator allocates its work arrays: reference counting on
-def _win(winner, tile, flags, win_type, payer, order, state, rules, buffers, record, fans, events, validate):
+def _win(winner, tile, flags, win_type, payer, order, state, rules, work, record, fans, events, validate):
     """Score and pay one win. payer -1: every other player still in pays (self-drawn); otherwise that
     player (discarder or robbed). The hand is closed with its winning tile; the caller marks it won."""
-    hands, melds, table = state[0], state[1], state[3]
+    hands, melds, table = state.hands, state.melds, state.table
     hand = hands[winner]
     n_melds = table[N_MELDS + winner]
-    counts = buffers[B_FAN_COUNTS]
+    counts = work.fan_counts
     if win_type == SELF_DRAWN:
         hand[tile] -= 1
     raw = _score_xuezhan(
-        hand, melds[winner], n_melds, tile, flags, rules[0], rules[1], rules[2], rules[3],
-        rules[6][COMBINE_MULTIPLY], counts,
+        hand, melds[winner], n_melds, tile, flags, rules.fan_values, rules.fan_priority, rules.exclusion_start, rules.exclusion_target,
+        rules.settings[COMBINE_MULTIPLY], counts,
     )
     hand[tile] += 1
-    if validate and _hand_shanten(hand, n_melds, rules[4], rules[5], 0, False, buffers[B_SCRATCH]) != -1:
+    if validate and _hand_shanten(hand, n_melds, rules.suit_table, rules.honour_table, 0, False, work.shanten_scratch) != -1:
         _note(record, WIN_NOT_COMPLETE)
     if validate and _holds_void_suit(winner, state):
         _note(record, WIN_HOLDS_VOID_SUIT)
@@ -414,7 +406,7 @@ def _win(winner, tile, flags, win_type, payer, order, state, rules, buffers, rec
     record[R_FAN_VALUE + winner] = raw
     code = EV_WIN_SELF_DRAWN if win_type == SELF_DRAWN else EV_WIN_DISCARD if win_type == DISCARD_WIN else EV_WIN_ROBBED_KONG
     _log(events, code, winner, tile, raw)
-    buffers[B_WON_SIZE][winner] = 14 if win_type == SELF_DRAWN else 13
+    work.won_sizes[winner] = 14 if win_type == SELF_DRAWN else 13
     n_payers = 0
     for other in range(table[N_SEATS]):
         if other == winner or table[WON + other] != 0 or (payer >= 0 and other != payer):
@@ -430,13 +422,13 @@ def _win(winner, tile, flags, win_type, payer, order, state, rules, buffers, rec
 
 
 @njit(cache=True, inline="always")
-def _settle_winners(n_winners, tile, win_type, payer, order, next_dealer, state, rules, buffers, record, fans, events, validate):
-    """Score and pay every winner of one discard or robbed kong (buffers B_WINNERS, their flags in B_RAW),
+def _settle_winners(n_winners, tile, win_type, payer, order, next_dealer, state, rules, work, record, fans, events, validate):
+    """Score and pay every winner of one discard or robbed kong (``work.winners``, their flags in ``work.winner_flags``),
     who share one win order (一炮多响), then mark them won. Returns the next dealer: the first winner of the
     deal, or the payer when that first win had several winners (RULES.md 6)."""
-    winners, raws, table = buffers[B_WINNERS], buffers[B_RAW], state[3]
+    winners, raws, table = work.winners, work.winner_flags, state.table
     for index in range(n_winners):
-        _win(winners[index], tile, raws[index], win_type, payer, order, state, rules, buffers, record, fans, events, validate)
+        _win(winners[index], tile, raws[index], win_type, payer, order, state, rules, work, record, fans, events, validate)
     for index in range(n_winners):
         table[WON + winners[index]] = order
     if n_winners > 1:
@@ -447,13 +439,13 @@ def _settle_winners(n_winners, tile, win_type, payer, order, next_dealer, state,
 
 
 @njit(cache=True)  # the fan evaluator allocates its work arrays: reference counting on
-def _end(exhausted, state, rules, buffers, record, events, validate):
+def _end(exhausted, state, rules, work, record, events, validate):
     """Settle the end of the deal: 查叫 (exhaustive draw with two or more still in) and 关死, then the record."""
-    hands, melds, table = state[0], state[1], state[3]
-    settings = rules[6]
+    hands, melds, table = state.hands, state.melds, state.table
+    settings = rules.settings
     n = table[N_SEATS]
-    counts = buffers[B_FAN_COUNTS]
-    best = buffers[B_RAW]
+    counts = work.fan_counts
+    best = work.winner_flags
     still_in = 0
     for seat in range(n):
         best[seat] = 0
@@ -462,7 +454,7 @@ def _end(exhausted, state, rules, buffers, record, events, validate):
             flags = READY_FLAG if table[DECLARED + seat] == 1 else 0
             if void_tiles_held(seat, state) == 0:  # (定缺) a hand holding its void suit cannot win: not ready
                 best[seat] = _best_discard_value(
-                    hands[seat], melds[seat], table[N_MELDS + seat], flags, rules[0], rules[1], rules[2], rules[3],
+                    hands[seat], melds[seat], table[N_MELDS + seat], flags, rules.fan_values, rules.fan_priority, rules.exclusion_start, rules.exclusion_target,
                     settings[COMBINE_MULTIPLY], counts,
                 )
             record[R_READY + seat] = 1 if best[seat] > 0 else 0
@@ -470,7 +462,7 @@ def _end(exhausted, state, rules, buffers, record, events, validate):
         record[R_DRAW] = 1
         _log(events, EV_EXHAUSTED, -1, NO_TILE, 0)
         # 查叫 first, each payment computed before any 003 refund changes the kong units.
-        kong_paid = buffers[B_KONG_PAID]
+        kong_paid = work.kong_paid
         for payer in range(n):
             if table[WON + payer] != 0 or best[payer] > 0:
                 continue
@@ -480,11 +472,11 @@ def _end(exhausted, state, rules, buffers, record, events, validate):
                     amount = _payment(best[payee], payee, payer, False, False, state, rules)
                     _transfer(payer, payee, amount, R_CHAJIAO_MONEY, EV_PAY_CHAJIAO, record, events)
                     paid = True
-            buffers[B_FLAGS][payer] = 1 if paid else 0
+            work.chajiao_paid[payer] = 1 if paid else 0
         for payer in range(n):
             if table[WON + payer] != 0 or best[payer] > 0:
                 continue
-            if settings[CHAJIAO_VOIDS_KONG_MONEY] != 0 and buffers[B_FLAGS][payer] == 1:
+            if settings[CHAJIAO_VOIDS_KONG_MONEY] != 0 and work.chajiao_paid[payer] == 1:
                 for other in range(n):
                     amount = kong_paid[other, payer]
                     if amount > 0:
@@ -522,8 +514,8 @@ def _end(exhausted, state, rules, buffers, record, events, validate):
 def _check_table(state, wall, rules, actor, won_size, counts):
     """The first violation of the table's invariants, or NO_VIOLATION. `actor` holds 3k+2 tiles (-1: none),
     other players still in 3k+1, winners the size they won with (won_size); `counts` is int64 (2, 34)."""
-    hands, melds, visible, table = state[0], state[1], state[2], state[3]
-    tile_set = rules[7]
+    hands, melds, visible, table = state.hands, state.melds, state.visible, state.table
+    tile_set = rules.tile_set
     accounted, exposed = counts[0], counts[1]
     n = table[N_SEATS]
     for kind in range(N_KINDS):
@@ -566,9 +558,9 @@ def _note(record, violation):
 
 
 @njit(cache=True, _nrt=False)
-def _check(state, wall, rules, actor, buffers, record, events, validate):
+def _check(state, wall, rules, actor, work, record, events, validate):
     if validate:
-        _note(record, _check_table(state, wall, rules, actor, buffers[B_WON_SIZE], buffers[B_COUNTS]))
+        _note(record, _check_table(state, wall, rules, actor, work.won_sizes, work.check_counts))
         if events[0, 0] >= events.shape[0] - 1:
             _note(record, LOG_OVERFLOW)
 
@@ -576,7 +568,7 @@ def _check(state, wall, rules, actor, buffers, record, events, validate):
 @njit(cache=True, _nrt=False)
 def _holds_void_suit(seat, state):
     """Whether the seat holds a tile of its void suit (定缺), concealed or in a meld: an independent check."""
-    hands, melds, table = state[0], state[1], state[3]
+    hands, melds, table = state.hands, state.melds, state.table
     start = table[DECLARED_VOID + seat]
     if start < 0:
         return False
@@ -593,7 +585,7 @@ def _holds_void_suit(seat, state):
 def _first_held(seat, state, drawn):
     """A legal stand-in discard after an illegal decision: the drawn tile, else the first tile held (under
     定缺, while the seat holds its void suit, of that suit)."""
-    hands, table = state[0], state[3]
+    hands, table = state.hands, state.table
     first = 0
     if void_tiles_held(seat, state) > 0:
         first = table[DECLARED_VOID + seat]
@@ -611,7 +603,7 @@ def _first_held(seat, state, drawn):
 @njit(cache=True, _nrt=False)
 def _first_three_of_a_suit(seat, state, out):
     """A legal stand-in for an illegal 换三张 choice: the first three tiles of the first suit held three times."""
-    hand = state[0][seat]
+    hand = state.hands[seat]
     for start in (PIN_START, SOU_START):
         held = 0
         for kind in range(start, start + SUIT_SIZE):
@@ -628,16 +620,16 @@ def _first_three_of_a_suit(seat, state, out):
 
 
 @njit(cache=True, _nrt=False)
-def _exchange(dealer, n, stream, kinds, parameters, state, rules, buffers, record, events, validate):
+def _exchange(dealer, n, stream, kinds, parameters, state, rules, work, record, events, validate):
     """换三张: every seat chooses, then the direction is drawn from the deal's stream and the tiles move.
     Returns the last tile the dealer received."""
-    hands = state[0]
-    streams = buffers[B_STREAMS]
-    chosen = buffers[EXCHANGE_BUFFER]
+    hands = state.hands
+    streams = work.streams
+    chosen = work.exchange_choices
     for step in range(n):
         seat = (dealer + step) % n
         streams[seat] = players_module.choose_exchange(
-            kinds[seat], parameters[seat], seat, state, rules, buffers, streams[seat], chosen[seat]
+            kinds[seat], parameters[seat], seat, state, rules, work, streams[seat], chosen[seat]
         )
         if validate and not is_legal_exchange(seat, chosen[seat], state):
             _note(record, ILLEGAL_ACTION)
@@ -660,10 +652,10 @@ def _exchange(dealer, n, stream, kinds, parameters, state, rules, buffers, recor
 
 
 @njit(cache=True, _nrt=False)
-def _declare_voids(dealer, n, kinds, state, buffers, record, events, validate):
+def _declare_voids(dealer, n, kinds, state, work, record, events, validate):
     """定缺: every seat declares the suit it will shed and may not win holding."""
-    table = state[3]
-    streams = buffers[B_STREAMS]
+    table = state.table
+    streams = work.streams
     for step in range(n):
         seat = (dealer + step) % n
         start, streams[seat] = players_module.choose_void_suit(kinds[seat], seat, state, streams[seat])
@@ -678,10 +670,10 @@ def _declare_voids(dealer, n, kinds, state, buffers, record, events, validate):
 
 
 @njit(cache=True)  # the fan evaluator allocates its work arrays: reference counting on
-def _play_deal(deal, dealer, n, seed, template, wall, rules, kinds, parameters, state, buffers, events, record, fans, validate):
+def _play_deal(deal, dealer, n, seed, template, wall, rules, kinds, parameters, state, work, events, record, fans, validate):
     """Play one deal into `record`, `fans` and `events`; every array is reused."""
-    hands, melds, visible, table, discarded = state[0], state[1], state[2], state[3], state[4]
-    settings = rules[6]
+    hands, melds, visible, table, discarded = state.hands, state.melds, state.visible, state.table, state.discarded
+    settings = rules.settings
     reset_state(state)
     events[0, 0] = 0
     for column in range(record.shape[0]):
@@ -692,11 +684,11 @@ def _play_deal(deal, dealer, n, seed, template, wall, rules, kinds, parameters, 
         for fan in range(N_FANS):
             fans[seat, fan] = 0
         for other in range(MAX_SEATS):
-            buffers[B_KONG_PAID][seat, other] = 0
-        buffers[B_WON_SIZE][seat] = 0
+            work.kong_paid[seat, other] = 0
+        work.won_sizes[seat] = 0
     record[R_FIRST_WINNER] = -1
-    streams = buffers[B_STREAMS]
-    winners, raws = buffers[B_WINNERS], buffers[B_RAW]
+    streams = work.streams
+    winners, raws = work.winners, work.winner_flags
 
     for position in range(template.shape[0]):
         wall[position] = template[position]
@@ -722,15 +714,15 @@ def _play_deal(deal, dealer, n, seed, template, wall, rules, kinds, parameters, 
     table[WALL_BACK] = template.shape[0] - 1
     last_dealt = wall[DEALT_TO_DEALER - 1]
     if settings[EXCHANGE_THREE] != 0:
-        received = _exchange(dealer, n, stream, kinds, parameters, state, rules, buffers, record, events, validate)
+        received = _exchange(dealer, n, stream, kinds, parameters, state, rules, work, record, events, validate)
         if hands[dealer, last_dealt] == 0:
             last_dealt = received
     if settings[VOID_SUIT] != 0:
-        _declare_voids(dealer, n, kinds, state, buffers, record, events, validate)
+        _declare_voids(dealer, n, kinds, state, work, record, events, validate)
     for seat in range(n):
-        record[R_INITIAL_SHANTEN + seat] = shanten(hands[seat], 0, rules[4])
+        record[R_INITIAL_SHANTEN + seat] = shanten(hands[seat], 0, rules.suit_table)
     table[TURN] = 1
-    _check(state, wall, rules, dealer, buffers, record, events, validate)
+    _check(state, wall, rules, dealer, work, record, events, validate)
 
     # 报叫 right after the deal: the non-dealers, in turn order (under 定缺 only a hand free of its void suit).
     if settings[DECLARED_READY] != 0:
@@ -738,10 +730,10 @@ def _play_deal(deal, dealer, n, seed, template, wall, rules, kinds, parameters, 
             seat = (dealer + step) % n
             if record[R_INITIAL_SHANTEN + seat] == 0 and void_tiles_held(seat, state) == 0:
                 declare, streams[seat] = players_module.declare_at_deal(
-                    kinds[seat], parameters[seat], seat, state, rules, buffers, streams[seat]
+                    kinds[seat], parameters[seat], seat, state, rules, work, streams[seat]
                 )
                 if declare:
-                    _declare(seat, state, rules, buffers, events)
+                    _declare(seat, state, rules, work, events)
 
     win_order = 0
     next_dealer = -1
@@ -773,25 +765,25 @@ def _play_deal(deal, dealer, n, seed, template, wall, rules, kinds, parameters, 
                     and table[FRONT_DRAWS + seat] == 1 and table[ANY_MELD] == 0
                 ):
                     flags |= EARTHLY_HAND_FLAG
-                raw = _win_value(seat, drawn, flags, True, state, rules, buffers)
+                raw = _win_value(seat, drawn, flags, True, state, rules, work)
             win_allowed = _may_win(seat, raw, False, table)
             if table[DECLARED + seat] == 1 and win_allowed:
                 action = encode(WIN, NO_TILE)  # a declarer must win at the first chance
             else:
                 action, streams[seat] = players_module.turn_action(
-                    kinds[seat], parameters[seat], seat, win_allowed, drawn, state, rules, buffers, streams[seat]
+                    kinds[seat], parameters[seat], seat, win_allowed, drawn, state, rules, work, streams[seat]
                 )
             code, tile = action_code(action), action_tile(action)
             if validate:
                 ready_after = code == DISCARD_READY and tile < N_KINDS and ready_after_discard(seat, tile, state, rules)
-                if not is_legal_turn_action(action, seat, win_allowed, drawn, ready_after, state, rules, buffers):
+                if not is_legal_turn_action(action, seat, win_allowed, drawn, ready_after, state, rules, work):
                     _note(record, ILLEGAL_ACTION)
                     code, tile = DISCARD, _first_held(seat, state, drawn)
             if code != WIN and win_allowed:
                 _passed_win(seat, raw, table, settings)
             if code == WIN:
                 win_order += 1
-                _win(seat, drawn, flags, SELF_DRAWN, -1, win_order, state, rules, buffers, record, fans, events, validate)
+                _win(seat, drawn, flags, SELF_DRAWN, -1, win_order, state, rules, work, record, fans, events, validate)
                 table[WON + seat] = win_order
                 if next_dealer < 0:
                     next_dealer = seat
@@ -800,7 +792,7 @@ def _play_deal(deal, dealer, n, seed, template, wall, rules, kinds, parameters, 
                 hands[seat, tile] -= 4
                 _add_meld(seat, MELD_CONCEALED_KONG, tile, state)
                 _log(events, EV_CONCEALED_KONG, seat, tile, 0)
-                _kong_money(seat, CONCEALED_KONG, -1, state, rules, buffers, record, events)
+                _kong_money(seat, CONCEALED_KONG, -1, state, rules, work, record, events)
             else:  # ADDED_KONG; DISCARD and DISCARD_READY leave the loop
                 if code != ADDED_KONG:
                     discard = tile
@@ -815,7 +807,7 @@ def _play_deal(deal, dealer, n, seed, template, wall, rules, kinds, parameters, 
                     if table[WON + other] != 0:
                         continue
                     rob_flags = ROBBING_KONG_FLAG | (READY_FLAG if table[DECLARED + other] == 1 else 0)
-                    rob_raw = _win_value(other, tile, rob_flags, False, state, rules, buffers)
+                    rob_raw = _win_value(other, tile, rob_flags, False, state, rules, work)
                     rob_allowed = _may_win(other, rob_raw, True, table)
                     if not rob_allowed:
                         continue
@@ -823,9 +815,9 @@ def _play_deal(deal, dealer, n, seed, template, wall, rules, kinds, parameters, 
                         response = encode(WIN, NO_TILE)
                     else:
                         response, streams[other] = players_module.claim_action(
-                            kinds[other], parameters[other], other, tile, True, False, state, rules, buffers, streams[other]
+                            kinds[other], parameters[other], other, tile, True, False, state, rules, work, streams[other]
                         )
-                    if validate and not is_legal_claim(response, other, tile, True, False, state, rules, buffers):
+                    if validate and not is_legal_claim(response, other, tile, True, False, state, rules, work):
                         _note(record, ILLEGAL_ACTION)
                         response = encode(WIN, NO_TILE)
                     if action_code(response) == WIN:
@@ -838,7 +830,7 @@ def _play_deal(deal, dealer, n, seed, template, wall, rules, kinds, parameters, 
                     visible[tile] += 1  # the robbed tile lies on the table
                     win_order += 1
                     next_dealer = _settle_winners(
-                        n_robbers, tile, ROBBED_KONG, seat, win_order, next_dealer, state, rules, buffers, record, fans, events, validate,
+                        n_robbers, tile, ROBBED_KONG, seat, win_order, next_dealer, state, rules, work, record, fans, events, validate,
                     )
                     robbed = True
                     _hand_changed(seat, table)
@@ -847,31 +839,31 @@ def _play_deal(deal, dealer, n, seed, template, wall, rules, kinds, parameters, 
                 visible[tile] += 1
                 table[ANY_MELD] = 1
                 if settings[PASSED_KONG_PAYS] != 0 or (table[PASSED_KONG + seat] >> tile) & 1 == 0:
-                    _kong_money(seat, ADDED_KONG, -1, state, rules, buffers, record, events)
+                    _kong_money(seat, ADDED_KONG, -1, state, rules, work, record, events)
             table[MISSED_VALUE + seat] = -1  # a kong changes the hand: 漏胡 ends
             drawn = _draw(seat, True, wall, state, events)
             source = FROM_KONG
             after_kong = True
-            _check(state, wall, rules, seat, buffers, record, events, validate)
+            _check(state, wall, rules, seat, work, record, events, validate)
 
         if discard < 0:
             # ---- the turn ended in a win (self-drawn or robbed): play goes on after the winner(s)
             if robbed:
                 last = winners[n_robbers - 1]
-                _check(state, wall, rules, -1, buffers, record, events, validate)
+                _check(state, wall, rules, -1, work, record, events, validate)
             else:
                 last = seat
-                _check(state, wall, rules, -1, buffers, record, events, validate)
+                _check(state, wall, rules, -1, work, record, events, validate)
             if n - win_order_count(table, n) <= 1:
-                _end(False, state, rules, buffers, record, events, validate)
+                _end(False, state, rules, work, record, events, validate)
                 break
             seat = next_in_deal(last, table)
             drawn = _draw(seat, False, wall, state, events)
             if drawn < 0:
-                _end(True, state, rules, buffers, record, events, validate)
+                _end(True, state, rules, work, record, events, validate)
                 break
             source = FROM_WALL
-            _check(state, wall, rules, seat, buffers, record, events, validate)
+            _check(state, wall, rules, seat, work, record, events, validate)
             continue
 
         # ---- the discard
@@ -883,8 +875,8 @@ def _play_deal(deal, dealer, n, seed, template, wall, rules, kinds, parameters, 
             table[DEALER_DISCARDS] += 1
         _hand_changed(seat, table)
         if declare:
-            _declare(seat, state, rules, buffers, events)
-        _check(state, wall, rules, -1, buffers, record, events, validate)
+            _declare(seat, state, rules, work, events)
+        _check(state, wall, rules, -1, work, record, events, validate)
 
         # ---- the others' responses, in turn order: wins first, then the one pong or kong
         base_flags = LAST_WALL_TILE_FLAG if wall_left(table) == 0 else 0
@@ -899,15 +891,15 @@ def _play_deal(deal, dealer, n, seed, template, wall, rules, kinds, parameters, 
             if table[WON + other] != 0:
                 continue
             flags = base_flags | (READY_FLAG if table[DECLARED + other] == 1 else 0)
-            raw = _win_value(other, discard, flags, False, state, rules, buffers)
+            raw = _win_value(other, discard, flags, False, state, rules, work)
             win_allowed = _may_win(other, raw, True, table)
             if table[DECLARED + other] == 1 and win_allowed:
                 response = encode(WIN, NO_TILE)
             else:
                 response, streams[other] = players_module.claim_action(
-                    kinds[other], parameters[other], other, discard, win_allowed, True, state, rules, buffers, streams[other]
+                    kinds[other], parameters[other], other, discard, win_allowed, True, state, rules, work, streams[other]
                 )
-            if validate and not is_legal_claim(response, other, discard, win_allowed, True, state, rules, buffers):
+            if validate and not is_legal_claim(response, other, discard, win_allowed, True, state, rules, work):
                 _note(record, ILLEGAL_ACTION)
                 response = encode(WIN if table[DECLARED + other] == 1 and win_allowed else PASS, NO_TILE)
             code = action_code(response)
@@ -925,11 +917,11 @@ def _play_deal(deal, dealer, n, seed, template, wall, rules, kinds, parameters, 
         if n_winners > 0:
             win_order += 1
             next_dealer = _settle_winners(
-                n_winners, discard, DISCARD_WIN, seat, win_order, next_dealer, state, rules, buffers, record, fans, events, validate,
+                n_winners, discard, DISCARD_WIN, seat, win_order, next_dealer, state, rules, work, record, fans, events, validate,
             )
-            _check(state, wall, rules, -1, buffers, record, events, validate)
+            _check(state, wall, rules, -1, work, record, events, validate)
             if n - win_order_count(table, n) <= 1:
-                _end(False, state, rules, buffers, record, events, validate)
+                _end(False, state, rules, work, record, events, validate)
                 break
             seat = next_in_deal(winners[n_winners - 1], table)
         elif claimer >= 0:
@@ -944,24 +936,24 @@ def _play_deal(deal, dealer, n, seed, template, wall, rules, kinds, parameters, 
                 _add_meld(claimer, MELD_PONG, discard, state)
                 _log(events, EV_PONG, claimer, discard, 0)
                 seat, drawn, source = claimer, -1, FROM_CLAIM
-                _check(state, wall, rules, seat, buffers, record, events, validate)
+                _check(state, wall, rules, seat, work, record, events, validate)
                 continue
             _add_meld(claimer, MELD_KONG, discard, state)
             _log(events, EV_KONG, claimer, discard, 0)
-            _kong_money(claimer, KONG, seat, state, rules, buffers, record, events)
+            _kong_money(claimer, KONG, seat, state, rules, work, record, events)
             seat = claimer
             drawn = _draw(seat, True, wall, state, events)
             source = FROM_KONG
-            _check(state, wall, rules, seat, buffers, record, events, validate)
+            _check(state, wall, rules, seat, work, record, events, validate)
             continue
         else:
             seat = next_in_deal(seat, table)
         drawn = _draw(seat, False, wall, state, events)
         if drawn < 0:
-            _end(True, state, rules, buffers, record, events, validate)
+            _end(True, state, rules, work, record, events, validate)
             break
         source = FROM_WALL
-        _check(state, wall, rules, seat, buffers, record, events, validate)
+        _check(state, wall, rules, seat, work, record, events, validate)
 
     record[R_NEXT_DEALER] = next_dealer if next_dealer >= 0 else dealer
 
@@ -977,7 +969,7 @@ def win_order_count(table, n):
 
 
 @njit(cache=True)
-def _play_deals(seed, first_deal, n, session_length, template, rules, kinds, parameters, buffers, validate, records, fans, events, wall):
+def _play_deals(seed, first_deal, n, session_length, template, rules, kinds, parameters, work, validate, records, fans, events, wall):
     """Play records.shape[0] deals from first_deal; the last deal's events and wall stay in `events`, `wall`."""
     state = new_state()
     dealer = 0
@@ -985,25 +977,11 @@ def _play_deals(seed, first_deal, n, session_length, template, rules, kinds, par
         deal = first_deal + row
         if session_length == 0 or deal % session_length == 0 or row == 0:
             _, dealer = random_below(stream_state(seed, 0, deal), n)
-        _play_deal(deal, dealer, n, seed, template, wall, rules, kinds, parameters, state, buffers, events, records[row], fans[row], validate)
+        _play_deal(deal, dealer, n, seed, template, wall, rules, kinds, parameters, state, work, events, records[row], fans[row], validate)
         dealer = records[row, R_NEXT_DEALER]
 
 
 # ------------------------------------------------------------------------------------- public API
-
-
-def _new_buffers():
-    return players_module.new_buffers() + (
-        np.zeros(MAX_SEATS, np.uint64),  # seat streams
-        np.zeros((2, N_KINDS), np.int64),  # check counts
-        np.zeros((MAX_SEATS, MAX_SEATS), np.int64),  # kong money paid [payer, payee] this deal
-        np.zeros(MAX_SEATS, np.int64),  # hand size each winner won with
-        np.zeros(N_FANS, np.int64),  # fan counts
-        np.zeros((6, 10), np.int16),  # shanten scratch of the validating mode
-        np.zeros(MAX_SEATS, np.int64),  # winners of one discard or robbed kong
-        np.zeros(MAX_SEATS, np.int64),  # their flags; at the end, each seat's best value
-        np.zeros(MAX_SEATS, np.int64),  # 查叫 payers
-    )
 
 
 @dataclass(frozen=True)
@@ -1042,16 +1020,14 @@ def as_players(players, n_seats: int) -> Players:
     return result
 
 
-def kernel_rules(ruleset):
-    """The rules tuple the kernels take and the wall template. rules = (values, priority, exclusion_start,
-    exclusion_target, suit table, honour table, settings, tile set, complete-hand bits)."""
+def kernel_rules(ruleset) -> tuple[Rules, np.ndarray]:
+    """The rules the kernels take (``sim.deal_rules.Rules``, settings slots in ``sim.xuezhan.table``) and
+    the wall template (tile ids, ordered)."""
     if getattr(ruleset, "family", None) != "xuezhan":
         raise ValueError(f"the 血战 engine plays family-xuezhan rulesets, not {ruleset.id}")
     switches = ruleset.xuezhan
-    tables = load_tables()
-    tile_set = TILE_SETS[ruleset.tile_set]
-    template = np.repeat(np.flatnonzero(tile_set), tile_set[tile_set > 0]).astype(np.int8)
     settings = np.zeros(SETTINGS_FIELDS, np.int64)
+    rules, template = deal_rules(ruleset, settings)
     settings[COMBINE_MULTIPLY] = int(ruleset.combine == "multiply")
     settings[CAP] = ruleset.cap
     settings[SELF_DRAWN_UNIT] = int(switches.self_drawn_bonus == "unit")
@@ -1071,9 +1047,6 @@ def kernel_rules(ruleset):
     settings[EXCHANGE_THREE] = int(switches.exchange_three)
     settings[VOID_SUIT] = int(switches.void_suit)
     settings[WALL_TILES] = template.shape[0]
-    values, priority, exclusion_start, exclusion_target = ruleset.kernel_arrays()
-    rules = (values, priority, exclusion_start, exclusion_target, tables.suit, tables.honors, settings,
-             np.array(tile_set), load_complete_bits())
     return rules, template
 
 
@@ -1113,7 +1086,7 @@ def _run(ruleset, players, seed, first, n_deals, session_length, validate):
     wall = template.copy()
     _play_deals(
         np.uint64(seed), first, n, session_length, template, rules, seats.kinds, seats.parameters,
-        _new_buffers(), validate, records, fans, events, wall,
+        new_work(), validate, records, fans, events, wall,
     )
     return n, records, fans, events, wall
 

@@ -1,5 +1,5 @@
 """The heuristic players of the 血战 family (RULES.md 6): ``random``, ``greedy``, ``value``, ``defensive``,
-their parameters (``parse_player``), their work arrays (``new_buffers``) and their decisions: discard, kong,
+their parameters (``parse_player``), their work arrays (``sim.xuezhan.table.Work``) and their decisions: discard, kong,
 报叫, claims, and the 换三张 and 定缺 choices. They read the table laid out by ``sim.xuezhan.table`` and
 measure hands and check legality with its functions.
 
@@ -17,7 +17,6 @@ random player then tosses a coin). A player reads only its own hand, the discard
 declared waits and the public counts. Decisions return (action, new random-stream state).
 """
 
-import numpy as np
 from numba import njit
 
 from kernels.tiles import N_KINDS, PIN_START, SOU_START
@@ -41,7 +40,6 @@ from sim.xuezhan.table import (
     EXCHANGED,
     FIRST_KIND,
     LAST_KIND,
-    MAX_SEATS,
     N_MELDS,
     N_SEATS,
     SUIT_SIZE,
@@ -62,8 +60,6 @@ from sim.xuezhan.table import (
     void_tiles_held,
     wall_left,
 )
-
-EXCHANGE_BUFFER, PLAYER_BUFFERS = 4, 5  # new_buffers(): where the 换三张 choices lie, and how many arrays
 
 RANDOM, GREEDY, VALUE, DEFENSIVE = 0, 1, 2, 3
 NAMES = ("random", "greedy", "value", "defensive")
@@ -88,17 +84,6 @@ def parse_player(text: str, lenient: bool = False):
 
     `lenient` accepts the extra keys of a canonical 二人 player text (``ERREN_KEYS``)."""
     return parse_player_text(text, NAMES, DEFAULTS, SLOTS, N_PARAMETERS, ERREN_KEYS if lenient else None)
-
-
-def new_buffers():
-    """Work arrays of the decision functions (allocated once per batch)."""
-    return (
-        np.zeros(N_KINDS, np.int8),  # 0: tiles the seat cannot see
-        np.zeros(N_KINDS, np.int64),  # 1: shanten after each discard
-        np.zeros(N_KINDS, np.int64),  # 2: tiles held, melds included
-        np.zeros(N_KINDS, np.int8),  # 3: waits work row
-        np.zeros((MAX_SEATS, EXCHANGED), np.int64),  # EXCHANGE_BUFFER: the tiles each seat gives in 换三张
-    )
 
 
 # ------------------------------------------------------------------------------------ players' measures
@@ -130,7 +115,7 @@ def _discard_order(kind):
 def _potential(seat, hand, n_melds, state, held):
     """What the hand is heading for in this family, in rough fans: 清一色 by the share of its larger suit,
     seven pairs by pairs held (no melds), pungs by the pungs and pairs it has."""
-    melds = state[1]
+    melds = state.melds
     for kind in range(N_KINDS):
         held[kind] = hand[kind]
     for index in range(n_melds):
@@ -155,7 +140,7 @@ def _potential(seat, hand, n_melds, state, held):
 
 @njit(cache=True, _nrt=False)
 def _threatened(seat, parameters, state):
-    table = state[3]
+    table = state.table
     if wall_left(table) <= parameters[THREAT_WALL]:
         return True
     for other in range(table[N_SEATS]):
@@ -166,7 +151,7 @@ def _threatened(seat, parameters, state):
 
 @njit(cache=True, _nrt=False)
 def _danger(seat, kind, state, live):
-    table, waits = state[3], state[5]
+    table, waits = state.table, state.waits
     for other in range(table[N_SEATS]):
         if other != seat and table[WON + other] == 0 and table[DECLARED + other] == 1 and waits[other, kind] == 1:
             return DECLARER_WAIT_DANGER
@@ -174,25 +159,25 @@ def _danger(seat, kind, state, live):
 
 
 @njit(cache=True, _nrt=False)
-def choose_discard(kind, parameters, seat, state, rules, buffers):
+def choose_discard(kind, parameters, seat, state, rules, work):
     """The discard of a greedy, value or defensive player from 3k+2 tiles (under 定缺, while it holds tiles
-    of its void suit, one of those); leaves the shanten after every discard in buffers[1]."""
+    of its void suit, one of those); leaves the shanten after every discard in work.shanten_after_discard."""
     first, last = FIRST_KIND, LAST_KIND
     if void_tiles_held(seat, state) > 0:
-        first = state[3][DECLARED_VOID + seat]
+        first = state.table[DECLARED_VOID + seat]
         last = first + SUIT_SIZE - 1
-    return _choose_discard_among(kind, parameters, seat, first, last, state, rules, buffers)
+    return _choose_discard_among(kind, parameters, seat, first, last, state, rules, work)
 
 
 @njit(cache=True, _nrt=False)
-def _choose_discard_among(kind, parameters, seat, first, last, state, rules, buffers):
+def _choose_discard_among(kind, parameters, seat, first, last, state, rules, work):
     """The player's discard measure over the kinds first..last it holds (the least useful of them)."""
-    hands, table = state[0], state[3]
+    hands, table = state.hands, state.table
     hand = hands[seat]
     n_melds = table[N_MELDS + seat]
-    suit = rules[4]
-    live, after = buffers[0], buffers[1]
-    unseen_counts(seat, state, rules[7], live)
+    suit = rules.suit_table
+    live, after = work.unseen, work.shanten_after_discard
+    unseen_counts(seat, state, rules.tile_set, live)
     best_shanten = _discard_shanten(hand, n_melds, suit, after)
     if first != FIRST_KIND or last != LAST_KIND:
         best_shanten = BIG
@@ -221,7 +206,7 @@ def _choose_discard_among(kind, parameters, seat, first, last, state, rules, buf
         score = float(accepted)
         if kind == VALUE:
             score = (
-                _potential(seat, hand, n_melds, state, buffers[2]) - parameters[SPEED] * after[tile] + 0.1 * accepted
+                _potential(seat, hand, n_melds, state, work.held) - parameters[SPEED] * after[tile] + 0.1 * accepted
             )
         hand[tile] += 1
         if score > best_score or (score == best_score and _discard_order(tile) < _discard_order(best_kind)):
@@ -259,10 +244,10 @@ def _smaller_suit(hand, least):
 
 
 @njit(cache=True, _nrt=False)
-def choose_exchange(kind, parameters, seat, state, rules, buffers, rng, out):
+def choose_exchange(kind, parameters, seat, state, rules, work, rng, out):
     """换三张: the three tiles the seat gives, written to `out` (kinds, ascending), all of one suit it holds
     at least three of. Returns the stream state."""
-    hand = state[0][seat]
+    hand = state.hands[seat]
     if kind == RANDOM:
         eligible = 0
         for start in (PIN_START, SOU_START):
@@ -287,7 +272,7 @@ def choose_exchange(kind, parameters, seat, state, rules, buffers, rng, out):
     else:
         start = _smaller_suit(hand, EXCHANGED)
         for index in range(EXCHANGED):
-            tile = _choose_discard_among(kind, parameters, seat, start, start + SUIT_SIZE - 1, state, rules, buffers)
+            tile = _choose_discard_among(kind, parameters, seat, start, start + SUIT_SIZE - 1, state, rules, work)
             out[index] = tile
             hand[tile] -= 1
     for index in range(EXCHANGED):
@@ -306,11 +291,11 @@ def choose_void_suit(kind, seat, state, rng):
     if kind == RANDOM:
         rng, pick = random_below(rng, 2)
         return PIN_START if pick == 0 else SOU_START, rng
-    return _smaller_suit(state[0][seat], 0), rng
+    return _smaller_suit(state.hands[seat], 0), rng
 
 
 @njit(cache=True, _nrt=False)
-def declare_at_deal(kind, parameters, seat, state, rules, buffers, rng):
+def declare_at_deal(kind, parameters, seat, state, rules, work, rng):
     """A non-dealer whose 13 dealt tiles are ready: declare 报叫?"""
     if parameters[DECLARE] == 0:
         return False, rng
@@ -321,12 +306,12 @@ def declare_at_deal(kind, parameters, seat, state, rules, buffers, rng):
 
 
 @njit(cache=True, _nrt=False)
-def _random_turn(seat, win_allowed, drawn, state, rules, buffers, rng):
+def _random_turn(seat, win_allowed, drawn, state, rules, work, rng):
     """Uniform over the legal own-turn actions (counted first, then the pick walked to)."""
-    hands, table = state[0], state[3]
+    hands, table = state.hands, state.table
     hand = hands[seat]
     declared = table[DECLARED + seat] == 1
-    may_declare = may_declare_now(seat, state, rules[6])
+    may_declare = may_declare_now(seat, state, rules.settings)
     n_actions = 0
     pick = 0
     for phase in range(2):
@@ -355,13 +340,13 @@ def _random_turn(seat, win_allowed, drawn, state, rules, buffers, rng):
                     if pick == 0:
                         return encode(DISCARD_READY, tile), rng
                     pick -= 1
-            if concealed_kong_legal(seat, tile, state, rules, buffers):
+            if concealed_kong_legal(seat, tile, state, rules, work):
                 options += 1
                 if phase == 1:
                     if pick == 0:
                         return encode(CONCEALED_KONG, tile), rng
                     pick -= 1
-            if added_kong_legal(seat, tile, state, rules, buffers):
+            if added_kong_legal(seat, tile, state, rules, work):
                 options += 1
                 if phase == 1:
                     if pick == 0:
@@ -373,12 +358,12 @@ def _random_turn(seat, win_allowed, drawn, state, rules, buffers, rng):
 
 
 @njit(cache=True, _nrt=False)
-def turn_action(kind, parameters, seat, win_allowed, drawn, state, rules, buffers, rng):
+def turn_action(kind, parameters, seat, win_allowed, drawn, state, rules, work, rng):
     """The seat's own-turn action with 3k+2 tiles: WIN, a kong, DISCARD, or (the dealer's first discard)
     DISCARD_READY. `drawn` is the tile just drawn (-1 after a pong). Returns (action, stream state)."""
-    hands, table = state[0], state[3]
+    hands, table = state.hands, state.table
     if kind == RANDOM:
-        return _random_turn(seat, win_allowed, drawn, state, rules, buffers, rng)
+        return _random_turn(seat, win_allowed, drawn, state, rules, work, rng)
     if win_allowed:
         return encode(WIN, NO_TILE), rng
     hand = hands[seat]
@@ -386,13 +371,13 @@ def turn_action(kind, parameters, seat, win_allowed, drawn, state, rules, buffer
     if table[DECLARED + seat] == 1:
         # Locked: a kong that keeps the waits is free money and a 根; otherwise the drawn tile goes.
         if drawn >= 0:
-            if concealed_kong_legal(seat, drawn, state, rules, buffers):
+            if concealed_kong_legal(seat, drawn, state, rules, work):
                 return encode(CONCEALED_KONG, drawn), rng
-            if added_kong_legal(seat, drawn, state, rules, buffers):
+            if added_kong_legal(seat, drawn, state, rules, work):
                 return encode(ADDED_KONG, drawn), rng
         return encode(DISCARD, drawn), rng
-    discard = choose_discard(kind, parameters, seat, state, rules, buffers)
-    after = buffers[1]
+    discard = choose_discard(kind, parameters, seat, state, rules, work)
+    after = work.shanten_after_discard
     shanten_now = BIG
     for tile in range(FIRST_KIND, LAST_KIND + 1):
         shanten_now = min(shanten_now, after[tile])
@@ -400,18 +385,18 @@ def turn_action(kind, parameters, seat, win_allowed, drawn, state, rules, buffer
         for tile in range(FIRST_KIND, LAST_KIND + 1):
             if hand[tile] == 4 and not is_void_kind(seat, tile, table):
                 hand[tile] -= 4
-                keeps = shanten(hand, n_melds + 1, rules[4]) <= shanten_now
+                keeps = shanten(hand, n_melds + 1, rules.suit_table) <= shanten_now
                 hand[tile] += 4
                 if keeps:
                     return encode(CONCEALED_KONG, tile), rng
-            if hand[tile] > 0 and pong_index(seat, state[1], table, tile) >= 0:
+            if hand[tile] > 0 and pong_index(seat, state.melds, table, tile) >= 0:
                 hand[tile] -= 1
-                keeps = shanten(hand, n_melds, rules[4]) <= shanten_now
+                keeps = shanten(hand, n_melds, rules.suit_table) <= shanten_now
                 hand[tile] += 1
                 if keeps:
                     return encode(ADDED_KONG, tile), rng
     if (
-        parameters[DECLARE] != 0 and after[discard] == 0 and may_declare_now(seat, state, rules[6])
+        parameters[DECLARE] != 0 and after[discard] == 0 and may_declare_now(seat, state, rules.settings)
         and void_tiles_held(seat, state) == int(is_void_kind(seat, discard, table))
     ):
         return encode(DISCARD_READY, discard), rng
@@ -437,13 +422,13 @@ def _random_claim(seat, tile, win_allowed, pong_ok, kong_ok, rng):
 
 
 @njit(cache=True, _nrt=False)
-def claim_action(kind, parameters, seat, tile, win_allowed, may_claim, state, rules, buffers, rng):
+def claim_action(kind, parameters, seat, tile, win_allowed, may_claim, state, rules, work, rng):
     """The seat's response to a discard `tile` (to an added kong with may_claim False): WIN, PONG, KONG or
     PASS. Returns (action, stream state)."""
-    hands, table = state[0], state[3]
+    hands, table = state.hands, state.table
     may_claim = may_claim and parameters[CLAIM] != 0
-    pong_ok = may_claim and pong_legal(seat, tile, state, rules[6])
-    kong_ok = may_claim and exposed_kong_legal(seat, tile, state, rules, buffers)
+    pong_ok = may_claim and pong_legal(seat, tile, state, rules.settings)
+    kong_ok = may_claim and exposed_kong_legal(seat, tile, state, rules, work)
     if kind == RANDOM:
         return _random_claim(seat, tile, win_allowed, pong_ok, kong_ok, rng)
     if win_allowed:
@@ -452,7 +437,7 @@ def claim_action(kind, parameters, seat, tile, win_allowed, may_claim, state, ru
         return encode(PASS, NO_TILE), rng
     hand = hands[seat]
     n_melds = table[N_MELDS + seat]
-    suit = rules[4]
+    suit = rules.suit_table
     now = shanten(hand, n_melds, suit)
     if kong_ok:
         hand[tile] -= 3
@@ -462,11 +447,11 @@ def claim_action(kind, parameters, seat, tile, win_allowed, may_claim, state, ru
             return encode(KONG, tile), rng
     if pong_ok:
         hand[tile] -= 2
-        after = _discard_shanten(hand, n_melds + 1, suit, buffers[1])
+        after = _discard_shanten(hand, n_melds + 1, suit, work.shanten_after_discard)
         take = after <= now
         if kind == VALUE and take:
             # The value player pongs only tiles of the suit it keeps (a pong of the other suit spoils 清一色).
-            held = buffers[2]
+            held = work.held
             _potential(seat, hand, n_melds, state, held)
             pin, sou = 0, 0
             for other in range(FIRST_KIND, LAST_KIND + 1):

@@ -2,12 +2,13 @@
 
 This module owns what the engine (``sim.xuezhan.engine``) and the players (``sim.xuezhan.players``) share:
 
-- the state layout of one 血战 deal: ``state = (hands, melds, visible, table, discarded, waits)`` with
+- the state layout of one 血战 deal, the named tuple ``State`` (hands, melds, visible, table, discarded, waits), with
   ``hands`` int8 (4, 34), ``melds`` int8 (4, 4, 2) rows (meld code, lowest kind), ``visible`` int8 (34,)
   (discards lying on the table and exposed melds; concealed kongs are not visible), ``table`` int64
   (TABLE_FIELDS,) scalar fields (per-seat fields take four slots, FIELD + seat), ``discarded`` int8 (4, 34)
-  and ``waits`` int8 (4, 34): the public waits of each 报叫 declarer; the ruleset's switches as integers
-  (``settings``, rules[6]);
+  and ``waits`` int8 (4, 34): the public waits of each 报叫 declarer; the slots of ``rules.settings``, the
+  ruleset's switches as integers (``sim.deal_rules.Rules``); the players' and the engine's work arrays
+  (``Work``);
 - the two-suit hand measures the hot loops need (complete, shanten, ukeire, waits) on the 筒/条 tile set;
 - the legality of every decision (the validating mode checks each decision against the same functions).
 
@@ -16,9 +17,12 @@ chooses three tiles of one suit it holds at least three of; for 定缺 it declar
 must then discard before any other, may not pong or kong, and may not win holding.
 """
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
+from kernels.fan_ids import N_FANS
 from kernels.shanten import _seven_pairs_from_tally, _split_cost
 from kernels.tables import MAX_SETS
 from kernels.tiles import MELD_CONCEALED_KONG, MELD_PONG, N_KINDS, PIN_START, SOU_START
@@ -59,7 +63,7 @@ DECLARED_VOID = 44  # 定缺: the first kind of the suit the seat declared void,
 TABLE_FIELDS = 48
 SUIT_SIZE = 9
 
-# settings (rules[6]): the ruleset's switches as integers.
+# The slots of rules.settings: the ruleset's switches as integers.
 (
     COMBINE_MULTIPLY, CAP, SELF_DRAWN_UNIT, KONG_UNITS_IN_WIN, DECLARED_READY, PASS_PONG_LOCK, PASS_WIN_LOCK,
     MISSED_WIN_LOCK, PASSED_KONG_PAYS, LAST_TILE_KONG, CHAJIAO_VOIDS_KONG_MONEY, EXPOSED_DISCARDER,
@@ -72,9 +76,47 @@ EXCHANGED = 3  # 换三张: tiles each seat gives
 # ------------------------------------------------------------------------------------ state
 
 
+class State(NamedTuple):
+    hands: np.ndarray
+    melds: np.ndarray
+    visible: np.ndarray
+    table: np.ndarray
+    discarded: np.ndarray
+    waits: np.ndarray
+
+
+class Work(NamedTuple):
+    """Work arrays of the players and the engine, allocated once per batch (``new_work``)."""
+
+    unseen: np.ndarray  # int8 (34,): the copies a seat cannot see
+    shanten_after_discard: np.ndarray  # int64 (34,): a discard choice leaves each discard's shanten here
+    held: np.ndarray  # int64 (34,): tiles held, melds included
+    waits_scratch: np.ndarray  # int8 (34,): the waits a kong would leave
+    exchange_choices: np.ndarray  # int64 (4, 3): the tiles each seat gives in 换三张
+    streams: np.ndarray  # uint64 (4,): each seat's random stream
+    check_counts: np.ndarray  # int64 (2, 34): the validating mode's tile counts
+    kong_paid: np.ndarray  # int64 (4, 4): kong money paid [payer, payee] this deal
+    won_sizes: np.ndarray  # int64 (4,): the hand size each winner won with
+    fan_counts: np.ndarray  # int64 (N_FANS,): the fan evaluator's counts
+    shanten_scratch: np.ndarray  # int16 (6, 10): the validating mode's shanten scratch
+    winners: np.ndarray  # int64 (4,): the winners of one discard or robbed kong
+    winner_flags: np.ndarray  # int64 (4,): their win flags; at the end of the deal, each seat's best value
+    chajiao_paid: np.ndarray  # int64 (4,): 1 for each seat that paid 查叫
+
+
+def new_work() -> Work:
+    return Work(
+        np.zeros(N_KINDS, np.int8), np.zeros(N_KINDS, np.int64), np.zeros(N_KINDS, np.int64),
+        np.zeros(N_KINDS, np.int8), np.zeros((MAX_SEATS, EXCHANGED), np.int64), np.zeros(MAX_SEATS, np.uint64),
+        np.zeros((2, N_KINDS), np.int64), np.zeros((MAX_SEATS, MAX_SEATS), np.int64), np.zeros(MAX_SEATS, np.int64),
+        np.zeros(N_FANS, np.int64), np.zeros((6, 10), np.int16), np.zeros(MAX_SEATS, np.int64),
+        np.zeros(MAX_SEATS, np.int64), np.zeros(MAX_SEATS, np.int64),
+    )
+
+
 @njit(cache=True)
 def new_state():
-    return (
+    return State(
         np.zeros((MAX_SEATS, N_KINDS), np.int8),
         np.zeros((MAX_SEATS, 4, 2), np.int8),
         np.zeros(N_KINDS, np.int8),
@@ -128,7 +170,7 @@ def next_in_deal(seat, table):
 @njit(cache=True, inline="always", _nrt=False)
 def unseen_counts(seat, state, tile_set, out):
     """out[kind] = copies the seat cannot see (not in its hand, its concealed kongs or on the table)."""
-    hands, melds, visible, table = state[0], state[1], state[2], state[3]
+    hands, melds, visible, table = state.hands, state.melds, state.visible, state.table
     for kind in range(N_KINDS):
         out[kind] = tile_set[kind] - hands[seat, kind] - visible[kind]
     for index in range(table[N_MELDS + seat]):
@@ -154,7 +196,7 @@ def is_void_kind(seat, kind, table):
 @njit(cache=True, inline="always", _nrt=False)
 def void_tiles_held(seat, state):
     """How many tiles of its void suit the seat holds concealed (0 without 定缺)."""
-    hands, table = state[0], state[3]
+    hands, table = state.hands, state.table
     start = table[DECLARED_VOID + seat]
     total = 0
     if start >= 0:
@@ -166,7 +208,7 @@ def void_tiles_held(seat, state):
 @njit(cache=True, inline="always", _nrt=False)
 def discard_respects_void(seat, tile, state):
     """定缺: while the seat holds tiles of its void suit, it discards one of them."""
-    return is_void_kind(seat, tile, state[3]) or void_tiles_held(seat, state) == 0
+    return is_void_kind(seat, tile, state.table) or void_tiles_held(seat, state) == 0
 
 
 # ------------------------------------------------------------------------------------ two-suit measures
@@ -274,20 +316,20 @@ def find_waits(counts, n_melds, bits, out):
 
 
 @njit(cache=True, _nrt=False)
-def kong_keeps_waits(seat, kind, removed, state, rules, buffers):
+def kong_keeps_waits(seat, kind, removed, state, rules, work):
     """Whether taking `removed` copies of `kind` out of the seat's concealed tiles into a kong leaves the
     declared waits unchanged (a declarer may make only such kongs). `removed`: 4 concealed (from a hand
     of 3k+2), 1 added (3k+2), 3 from a discard (3k+1)."""
-    hands, table, waits = state[0], state[3], state[5]
+    hands, table, waits = state.hands, state.table, state.waits
     hand = hands[seat]
     n_melds = table[N_MELDS + seat]
-    work = buffers[3]
+    waits_after = work.waits_scratch
     hand[kind] -= removed
     melds_after = n_melds + (0 if removed == 1 else 1)
-    find_waits(hand, melds_after, rules[8], work)
+    find_waits(hand, melds_after, rules.complete_bits, waits_after)
     same = True
     for other in range(N_KINDS):
-        if work[other] != waits[seat, other]:
+        if waits_after[other] != waits[seat, other]:
             same = False
             break
     hand[kind] += removed
@@ -300,7 +342,7 @@ def kong_keeps_waits(seat, kind, removed, state, rules, buffers):
 @njit(cache=True, inline="always", _nrt=False)
 def may_declare_now(seat, state, settings):
     """报叫 with a discard: only the dealer, with its first discard (the others declare right after the deal)."""
-    table = state[3]
+    table = state.table
     return (
         settings[DECLARED_READY] != 0
         and table[DECLARED + seat] == 0
@@ -313,12 +355,12 @@ def may_declare_now(seat, state, settings):
 def ready_after_discard(seat, tile, state, rules):
     """Whether the seat's hand, less one `tile`, is ready and could win (no tile of its void suit): the
     hand a 报叫 declarer must have."""
-    hands, table = state[0], state[3]
+    hands, table = state.hands, state.table
     hand = hands[seat]
     if hand[tile] == 0:
         return False
     hand[tile] -= 1
-    ready = shanten(hand, table[N_MELDS + seat], rules[4]) == 0 and void_tiles_held(seat, state) == 0
+    ready = shanten(hand, table[N_MELDS + seat], rules.suit_table) == 0 and void_tiles_held(seat, state) == 0
     hand[tile] += 1
     return ready
 
@@ -330,29 +372,29 @@ def kong_room(seat, table):
 
 
 @njit(cache=True, _nrt=False)
-def concealed_kong_legal(seat, kind, state, rules, buffers):
-    hands, table = state[0], state[3]
+def concealed_kong_legal(seat, kind, state, rules, work):
+    hands, table = state.hands, state.table
     if not kong_room(seat, table) or hands[seat, kind] != 4 or is_void_kind(seat, kind, table):
         return False
-    return table[DECLARED + seat] == 0 or kong_keeps_waits(seat, kind, 4, state, rules, buffers)
+    return table[DECLARED + seat] == 0 or kong_keeps_waits(seat, kind, 4, state, rules, work)
 
 
 @njit(cache=True, _nrt=False)
-def added_kong_legal(seat, kind, state, rules, buffers):
-    hands, melds, table = state[0], state[1], state[3]
+def added_kong_legal(seat, kind, state, rules, work):
+    hands, melds, table = state.hands, state.melds, state.table
     if (
         not kong_room(seat, table) or hands[seat, kind] == 0 or pong_index(seat, melds, table, kind) < 0
         or is_void_kind(seat, kind, table)
     ):
         return False
-    return table[DECLARED + seat] == 0 or kong_keeps_waits(seat, kind, 1, state, rules, buffers)
+    return table[DECLARED + seat] == 0 or kong_keeps_waits(seat, kind, 1, state, rules, work)
 
 
 @njit(cache=True, _nrt=False)
 def pong_legal(seat, kind, state, settings):
     """Pong of a discard: two copies, a free slot, not a declarer (its hand is locked), not 过手碰-locked,
     not of the void suit (定缺). The last discard may be ponged (RULES.md 6, 003: 可碰不可杠)."""
-    hands, table = state[0], state[3]
+    hands, table = state.hands, state.table
     return (
         hands[seat, kind] >= 2
         and table[N_MELDS + seat] < 4
@@ -363,20 +405,20 @@ def pong_legal(seat, kind, state, settings):
 
 
 @njit(cache=True, _nrt=False)
-def exposed_kong_legal(seat, kind, state, rules, buffers):
-    hands, table = state[0], state[3]
+def exposed_kong_legal(seat, kind, state, rules, work):
+    hands, table = state.hands, state.table
     if not kong_room(seat, table) or hands[seat, kind] != 3 or is_void_kind(seat, kind, table):
         return False
-    return table[DECLARED + seat] == 0 or kong_keeps_waits(seat, kind, 3, state, rules, buffers)
+    return table[DECLARED + seat] == 0 or kong_keeps_waits(seat, kind, 3, state, rules, work)
 
 
 @njit(cache=True, _nrt=False)
-def is_legal_turn_action(action, seat, win_allowed, drawn, ready_after, state, rules, buffers):
+def is_legal_turn_action(action, seat, win_allowed, drawn, ready_after, state, rules, work):
     """Whether an own-turn action is legal. A declarer must win when it can and otherwise discards the
     tile it drew (or makes a kong that keeps its waits). Under 定缺 a seat holding tiles of its void suit
     discards one of them. `ready_after`: discarding the tile leaves a hand that may declare 报叫
     (``ready_after_discard``; consulted for DISCARD_READY only)."""
-    hands, table = state[0], state[3]
+    hands, table = state.hands, state.table
     code = action_code(action)
     tile = action_tile(action)
     declared = table[DECLARED + seat] == 1
@@ -392,20 +434,20 @@ def is_legal_turn_action(action, seat, win_allowed, drawn, ready_after, state, r
         return hands[seat, tile] > 0 and (not declared or tile == drawn) and discard_respects_void(seat, tile, state)
     if code == DISCARD_READY:
         return (
-            hands[seat, tile] > 0 and may_declare_now(seat, state, rules[6]) and ready_after
+            hands[seat, tile] > 0 and may_declare_now(seat, state, rules.settings) and ready_after
             and discard_respects_void(seat, tile, state)
         )
     if code == CONCEALED_KONG:
-        return concealed_kong_legal(seat, tile, state, rules, buffers)
+        return concealed_kong_legal(seat, tile, state, rules, work)
     if code == ADDED_KONG:
-        return added_kong_legal(seat, tile, state, rules, buffers)
+        return added_kong_legal(seat, tile, state, rules, work)
     return False
 
 
 @njit(cache=True, _nrt=False)
-def is_legal_claim(action, seat, tile, win_allowed, may_claim, state, rules, buffers):
+def is_legal_claim(action, seat, tile, win_allowed, may_claim, state, rules, work):
     """Whether a response to a discard (or, with may_claim False, to an added kong) is legal."""
-    table = state[3]
+    table = state.table
     code = action_code(action)
     if table[WON + seat] != 0:
         return False
@@ -418,16 +460,16 @@ def is_legal_claim(action, seat, tile, win_allowed, may_claim, state, rules, buf
     if not may_claim:
         return False
     if code == PONG:
-        return pong_legal(seat, tile, state, rules[6])
+        return pong_legal(seat, tile, state, rules.settings)
     if code == KONG:
-        return exposed_kong_legal(seat, tile, state, rules, buffers)
+        return exposed_kong_legal(seat, tile, state, rules, work)
     return False
 
 
 @njit(cache=True, _nrt=False)
 def is_legal_exchange(seat, tiles, state):
     """Whether the seat may give `tiles` (three kinds, ascending) in 换三张: held, and all of one suit."""
-    hand = state[0][seat]
+    hand = state.hands[seat]
     start = PIN_START if tiles[0] < SOU_START else SOU_START
     for index in range(EXCHANGED):
         tile = tiles[index]
