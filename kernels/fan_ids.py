@@ -78,7 +78,7 @@ class Fan(enum.IntEnum):
     READY_HAND = 62  # 报听
     SELF_DRAWN = 63  # 自摸
     FLOWER_TILES = 64  # 花牌: one per flower, never part of the minimum
-    # the 血战 family (002 liangmen-xuezhan, 003 sanren-liangfang); kernels/xuezhan_fans.py defines them
+    # the 血战 family (002 liangmen-xuezhan, 003 sanren-liangfang); kernels/fans/xuezhan.py scores them
     BASIC_WIN = 65  # 基本胡: four sets and a pair
     FULL_FLUSH_PUNGS = 66  # 清碰 / 清对
     LUXURY_SEVEN_PAIRS = 67  # 豪华七对 / 龙七对: seven pairs holding a four-of-a-kind

@@ -3,7 +3,7 @@
 Everything is a *distance*: the fewest tiles a hand must draw (discarding others) to become a complete
 hand, where every kind is capped at four copies; shanten = distance - 1, so a complete hand is -1 and a
 ready hand 0. The standard form (4 - melds sets plus a pair) reads per-suit tables (``kernels/tables.py``)
-and splits the sets among the suits; seven pairs counts a four-of-a-kind as two pairs (RULES.md section 4)
+and splits the sets among the suits; seven pairs counts a four-of-a-kind as two pairs (docs/rules/erren-table.md)
 and needs a hand without melds. Copies inside the player's own melds are not known to these kernels: the
 four-copy cap applies to the counts they are given, and live-tile counts come from the caller.
 

@@ -1,6 +1,6 @@
 """Tile kinds and tile sets: the integer constants every kernel and the notation share.
 
-Kinds follow RULES.md section 2: 0-8 万 (m), 9-17 筒 (p), 18-26 条 (s), 27-30 东南西北, 31-33 白发中,
+Kinds (docs/rules/README.md#tiles-and-notation): 0-8 万 (m), 9-17 筒 (p), 18-26 条 (s), 27-30 东南西北, 31-33 白发中,
 and flowers 34-41 (one copy each). Kernels work on count arrays of length ``N_KINDS`` indexed by kind.
 """
 
@@ -21,7 +21,7 @@ N_HONORS = 7
 TILE_SET_ALL = np.full(N_KINDS, COPIES_PER_KIND, dtype=np.int8)
 TILE_SET_WAN_HONOURS = TILE_SET_ALL.copy()
 TILE_SET_WAN_HONOURS[PIN_START:HONOR_START] = 0
-# The 血战 family (RULES.md section 6): 筒 and 条 only, 72 tiles.
+# The 血战 family: 筒 and 条 only, 72 tiles.
 TILE_SET_TONG_TIAO = np.zeros(N_KINDS, dtype=np.int8)
 TILE_SET_TONG_TIAO[PIN_START:HONOR_START] = COPIES_PER_KIND
 TILE_SET_ALL.setflags(write=False)

@@ -45,7 +45,7 @@ HAND_SETS = {
 GB_CODES = [f"W{r}" for r in range(1, 10)] + [f"B{r}" for r in range(1, 10)] + [f"T{r}" for r in range(1, 10)]
 # PyMahjongGB's honours: F1-F4 东南西北, J1 中, J2 发, J3 白 (our kinds 31 白, 32 发, 33 中).
 GB_CODES += [f"F{r}" for r in range(1, 5)] + ["J3", "J2", "J1"]
-# PyMahjongGB's fan names where seed 000 prints another (RULES.md section 4)
+# PyMahjongGB's fan names where seed 000 prints another (docs/rules/erren.md#scored-as-mcr)
 REFERENCE_NAMES = {
     "抢杠和": "抢杠胡",
     "碰碰和": "碰碰胡",
@@ -131,7 +131,7 @@ def _reference_rates(hands: np.ndarray, n_tiles: int, standard: np.ndarray) -> d
         as_lists = [list(map(int, hand)) for hand in hands]
         rate = _rate(lambda: [Shanten.calculate_shanten(h, use_kokushi=False) for h in as_lists], len(hands), 1)
         # Agreement is checked on the standard form: riichi's seven pairs (what `mahjong` implements) needs
-        # seven distinct kinds, while RULES.md lets a four-of-a-kind count as two pairs.
+        # seven distinct kinds, while the rules book lets a four-of-a-kind count as two pairs (docs/rules/erren-table.md#how-fans-combine).
         regular = np.array([Shanten.calculate_shanten_for_regular_hand(h) for h in as_lists])
         found["mahjong"] = {"rate": rate, "compares_with": "best", "disagreements": int((regular != standard).sum())}
     if n_tiles != 13:

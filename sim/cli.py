@@ -409,6 +409,23 @@ def league(
         typer.echo(f"{row.player} beats {row.opponent}: z = {row.z:.1f}")
 
 
+@app.command(name="rules")
+def rules_table(
+    ruleset: Annotated[str, typer.Argument(help="Ruleset id (erren, erren-classic, liangmen-xuezhan, sanren-liangfang) or a ruleset .toml file.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the ruleset as one JSON object.")] = False,
+):
+    """Print a ruleset's settings and its fan table: seed name, id, value and what each fan excludes (不计);
+    the rules book (docs/rules/) says what they mean."""
+    from sim import rules_book
+    from sim.ruleset import load_ruleset
+
+    rules = load_ruleset(ruleset)
+    if as_json:
+        typer.echo(json.dumps(rules_book.ruleset_data(rules), ensure_ascii=False))
+    else:
+        typer.echo(rules_book.format_text(rules), nl=False)
+
+
 def main() -> None:
     try:
         app(standalone_mode=False)

@@ -1,4 +1,4 @@
-"""MPSZ tile notation (RULES.md section 2): parse text into a Hand, format a Hand back into text.
+"""MPSZ tile notation: parse text into a Hand, format a Hand back into text (docs/rules/README.md).
 
 ``123m456p789s1234567z`` are concealed tiles (``1z``-``7z`` = 东南西北白发中), ``1f``-``8f`` flowers;
 melds are ``[123m]`` chow, ``[555m]`` pong, ``[5555m]`` exposed kong and ``(5555m)`` concealed kong.

@@ -3,7 +3,7 @@
 A ruleset file has a ``[ruleset]`` table of switches and one ``[fans.<id>]`` table per fan it scores,
 with the seed's name, the value and the fans it excludes. The optional ``family`` switch says which switch
 set the file carries: "erren" (the default: 二人麻将, additive fans) or "xuezhan" (the 血战 family of
-RULES.md section 6, which also has a ``[kong_money]`` table); a file may not carry the other family's switches. The loader checks everything (known ids,
+docs/rules/xuezhan-table.md, which also has a ``[kong_money]`` table); a file may not carry the other family's switches. The loader checks everything (known ids,
 positive values, exclusions that name scored fans, switch types) and reports the first problem as one
 RulesetError naming the file and the key. The kernel sees only arrays: a value per fan id (0 = not
 scored), the order in which fans exclude others (by value, then file order) and the exclusion lists.
@@ -68,7 +68,7 @@ class RulesetError(ValueError):
 
 @dataclass(frozen=True)
 class XuezhanSwitches:
-    """The table rules of a 血战-family ruleset (RULES.md section 6); kong money in units of the base stake."""
+    """The table rules of a 血战-family ruleset (docs/rules/xuezhan-table.md); kong money in units of the base stake."""
 
     self_drawn_bonus: str  # "fan": 自摸 is a fan (003 加番); "unit": +1 unit per payer instead (003 加底)
     kong_units_in_win: bool  # 003: a win is worth 2**fans + the winner's kong units
@@ -106,7 +106,7 @@ class Ruleset:
     exclusion_start: np.ndarray  # int32 (N_FANS + 1,): fan f excludes exclusion_target[start[f]:start[f+1]]
     exclusion_target: np.ndarray  # int16
     source: str = field(repr=False)  # the file's text, kept for output metadata
-    family: str = "erren"  # "erren" or "xuezhan" (RULES.md section 6)
+    family: str = "erren"  # "erren" or "xuezhan" (the 血战 family)
     players: tuple[int, ...] = (2,)  # the seat counts the ruleset allows; the first is the default
     combine: str = "add"  # how fan values combine: "add" (二人), "multiply" (002), "power_of_two" (003)
     cap: int = 0  # the most one payer pays, in units (0: no cap)

@@ -1,7 +1,7 @@
-"""A slow, obviously correct twin of the 二人麻将 table procedure (RULES.md section 3) that replays a deal.
+"""A slow, obviously correct twin of the 二人麻将 table procedure (docs/rules/erren-table.md) that replays a deal.
 
 ``check_deal(ruleset, log)`` walks the engine's event log of one deal (``sim.erren.engine.replay``) against the
-shuffled wall and re-derives everything from RULES.md alone: where every tile comes from (front or back of
+shuffled wall and re-derives everything from the rules book alone: where every tile comes from (front or back of
 the wall), whether every action was legal when it was taken, that no tile is created or lost, every win's
 context (天胡, 地胡, 人胡, 天听, 妙手回春, 海底捞月, 杠上开花, 抢杠胡, 和绝张, flowers, 报听) and its fans
 (through the public scorer ``sim.scoring.score``), and finally every field of the deal's record. The first
@@ -90,7 +90,7 @@ class Seat:
 
 
 class NaiveTable:
-    """The table of one deal, advanced one event row at a time by the procedure of RULES.md section 3."""
+    """The table of one deal, advanced one event row at a time by the procedure of the rules book."""
 
     def __init__(self, ruleset, log):
         self.ruleset = ruleset
@@ -357,7 +357,7 @@ class NaiveTable:
         self.front = DEALT_TO_DEALER + DEALT_TO_OTHER
 
     def replace_opening_flowers(self) -> bool:
-        """RULES.md 3.3: the dealer replaces all its flowers from the back, then the other seat."""
+        """The dealer replaces all its flowers from the back, then the other seat."""
         for seat in (self.dealer, 1 - self.dealer):
             for _ in range(self.seats[seat].flowers):  # one replacement per dealt flower (drawn flowers chain)
                 tile, _ = self.draw(seat, from_back=True, after_kong=False)
@@ -480,7 +480,7 @@ class NaiveTable:
         self.declare_ready(seat, heavenly, self.turn)
 
     def robbing_chance(self, opponent: int, tile: int) -> bool:
-        """RULES.md 3.6: the opponent may rob the added kong (or 加倍 instead). True if the kong was robbed."""
+        """The opponent may rob the added kong (or 加倍 instead). True if the kong was robbed."""
         row = self.peek()
         context = self.robbing_context(opponent)
         if row is not None and row[0] in (WIN_ROBBED_KONG, DOUBLE):
@@ -509,7 +509,7 @@ class NaiveTable:
 
         Returns (seat on turn, tile received or None, source), or None when the deal ended."""
         player = self.seats[seat]
-        last_discard = self.wall_left() == 0  # RULES.md 3.7: only a win on the last discard
+        last_discard = self.wall_left() == 0  # only a win on the last discard
         context = self.discard_context(seat, discard, discarder, first_dealer_discard)
         row = self.peek()
         self.require(row is not None, f"the log ends after a discard with {self.wall_left()} tiles in the wall", len(self.events))

@@ -1,4 +1,4 @@
-"""富贵豆 settlement (RULES.md section 5) and the rooms file, as a specification."""
+"""富贵豆 settlement (docs/rules/erren-table.md) and the rooms file, as a specification."""
 
 import pandas as pd
 import pytest

@@ -142,7 +142,7 @@ def test_replay_plays_the_same_deal_as_the_run(ruleset):
 
 
 def test_dealer_rotates_within_sessions(ruleset):
-    """RULES.md 3.11: the dealer stays after a dealer win or a draw, otherwise the winner deals next; each
+    """The dealer stays after a dealer win or a draw, otherwise the winner deals next; each
     session's first dealer is drawn at random."""
     players = engine.Players.parse("random,greedy")
     length = 8

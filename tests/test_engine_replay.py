@@ -1,6 +1,6 @@
 """The engine's deals replayed on an independent, slow twin of the table procedure (tests/naive_game.py).
 
-Every event of a replayed deal must be legal for the twin, every tile must come from where RULES.md 3 says,
+Every event of a replayed deal must be legal for the twin, every tile must come from where the rules book says,
 and every field of the record and every fan of the win must be what the twin derives from the history
 alone. The sample covers both 二人 rulesets and all 16 ordered pairings of the four heuristics, plus sessions
 and ruleset switches; the targeted tests search 300,000 deals per ruleset with ``engine.play`` (SEARCHES) for
@@ -106,7 +106,7 @@ def test_replay_reproduces_the_row_of_play():
 
 @pytest.mark.parametrize("ruleset_id", RULESETS)
 def test_sessions_replay_and_the_dealer_keeps_the_seat_after_a_dealer_win_or_a_draw(ruleset_id):
-    """RULES.md 3.11: within a session the dealer stays after a dealer win or a draw; else the winner deals."""
+    """Within a session the dealer stays after a dealer win or a draw; else the winner deals."""
     ruleset, players_text, session = rules(ruleset_id), "greedy,value", 6
     records = engine.play(ruleset, seats(players_text), SAMPLE_SEED, 4 * session, session_length=session)
     columns = records.columns
@@ -141,7 +141,7 @@ RULE_VARIANTS = {
 @pytest.mark.parametrize("variant", RULE_VARIANTS)
 @pytest.mark.parametrize("ruleset_id", RULESETS)
 def test_ruleset_switches_are_obeyed_at_the_table(ruleset_id, variant):
-    """max_doubles (RULES.md 3.9), ready_requires_concealed (3.8) and min_fan (3.10) as the twin reads them."""
+    """max_doubles, ready_requires_concealed and min_fan as the twin reads them."""
     ruleset = dataclasses.replace(rules(ruleset_id), **RULE_VARIANTS[variant])
     players_text = "random,greedy:double_below=20"
     most_doubles = 0
@@ -359,7 +359,7 @@ VOIDED_HUMAN_HAND = {"erren": (7, 200_000), "erren-classic": (7, 470_000)}
 
 @pytest.mark.parametrize("ruleset_id", RULESETS)
 def test_a_dealer_concealed_kong_before_the_first_discard_voids_the_human_hand(ruleset_id):
-    """人胡 (RULES.md 3, special wins) is void when the dealer declared a concealed kong first."""
+    """人胡  is void when the dealer declared a concealed kong first."""
     seed, first = VOIDED_HUMAN_HAND[ruleset_id]
     ruleset, players_text = rules(ruleset_id), FIRST_TURN_PLAYERS
     records = engine.play(ruleset, seats(players_text), seed, 20_000, first_deal=first)

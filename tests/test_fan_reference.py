@@ -1,7 +1,7 @@
 """`erren` against the independent MCR calculator PyMahjongGB, fan by fan and in total, and the
 evaluator's completeness and single-wait judgements against the naive twins.
 
-The only mappings are those of RULES.md section 4: PyMahjongGB's 明暗杠 is 明杠 + 暗杠, a few names
+The only mappings are those of docs/rules/erren.md: PyMahjongGB's 明暗杠 is 明杠 + 暗杠, a few names
 differ, and both sides clear the context flags the tiles make impossible. PyMahjongGB is called with
 seatWind = prevalentWind = 4 (no wind), so a wind pung is a plain 幺九刻.
 """

@@ -103,7 +103,7 @@ def test_seed_000_example_scores_its_fan(name, printed, hand, win):
     ],
 )
 def test_seed_000_examples_that_show_a_different_fan(name, printed, hand, win, scores_instead):
-    """These printed examples do not make their fan under MCR, which 000 follows (RULES.md section 4):
+    """These printed examples do not make their fan under MCR, which 000 follows (docs/rules/erren.md):
     a fourth wind as the pair is 小四喜, two dragon pungs without the third dragon as pair are 双箭刻,
     万 without honours is 清一色, 789 holds a terminal, and two concealed examples read higher another
     way (就高不就低): three equal chows as three shifted pungs, four pairs of chows as seven pairs."""

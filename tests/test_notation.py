@@ -1,4 +1,4 @@
-"""MPSZ notation (RULES.md section 2): what parses, what it means, and the one message for each mistake."""
+"""MPSZ notation (docs/rules/README.md): what parses, what it means, and the one message for each mistake."""
 
 import numpy as np
 import pytest

@@ -1,5 +1,5 @@
 """Rulesets are data: the shipped files carry the seeds' values, erren-classic differs from erren only
-where RULES.md says 001 differs, a new ruleset is one new file, and a bad file gets one clear message."""
+where docs/rules/erren-classic.md says 001 differs, a new ruleset is one new file, and a bad file gets one clear message."""
 
 import tomllib
 
@@ -59,7 +59,7 @@ def test_shipped_rulesets_and_their_switches():
 
 
 def test_classic_differs_from_mcr_only_at_the_rules_md_overrides():
-    """Exclusions among the fans both rulesets score: 001 adds and removes exactly RULES.md's list."""
+    """Exclusions among the fans both rulesets score: 001 adds and removes exactly the rules book's list."""
     erren, classic = load_ruleset("erren"), load_ruleset("erren-classic")
     shared = set(erren.fans) & set(classic.fans)
     added, removed = {}, {}
@@ -140,7 +140,7 @@ def test_fan_ids_are_stable_ascii_names():
 
 
 # ---------------------------------------------------------------------------------- the 血战 family
-# RULES.md section 6, as printed there (002: multipliers; 003: fans). 003's 中张 is listed but off by default.
+# The seeds' values, as the rules book prints them (002: multipliers; 003: fans). 003's 中张 is listed but off by default.
 RULES_MD_002_VALUES = {
     "基本胡": 1, "清一色": 4, "碰碰胡": 4, "七对": 4, "豪华七对": 8, "清碰": 16, "清七对": 16, "卡二条": 2,
     "自摸": 2, "抢杠": 2, "杠上炮": 2, "杠上花": 2, "地胡": 2, "天胡": 4,

@@ -1,4 +1,4 @@
-"""The 血战 engine as a specification (RULES.md 6): the two-suit hand measures against the general shanten
+"""The 血战 engine as a specification : the two-suit hand measures against the general shanten
 kernel, the validating mode over mixed players of both rulesets, reproducibility, money, each table
 rule pinned on deals found by a search over seeds, and the optional opening (换三张, 定缺). Deal logs are followed by a plain-Python table
 (``LogTable``), independent of the engine, which knows where every tile is after each event."""

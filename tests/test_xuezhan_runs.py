@@ -1,4 +1,4 @@
-"""The run tooling on the 血战 family (RULES.md 6): `mjsim run`, `analyze`, `economics`, `duel`, `league` and
+"""The run tooling on the 血战 family : `mjsim run`, `analyze`, `economics`, `duel`, `league` and
 `replay` with `--ruleset liangmen-xuezhan` (four seats) and `sanren-liangfang` (three or two), their tables
 checked against the per-deal records they come from, and the seat rotation of duplicate duels."""
 

@@ -1,6 +1,6 @@
 """The fan evaluator: a winning hand of 万 and honour tiles in, a fan-count vector and its total out.
 
-It follows the official Chinese rules (MCR) the 二人 rulesets derive from (RULES.md section 4). The
+It follows the official Chinese rules (MCR) the 二人 rulesets derive from (docs/rules/erren.md). The
 kernel finds every way to read the hand (each standard decomposition, seven pairs, nine gates), scores
 each one, and keeps the best (就高不就低). Per reading it first detects the "raw" fans the combination
 principles allow (不重复, 不拆移, 不得相同, 套算一次: a set combines into each kind of fan once, a fourth

@@ -1,5 +1,5 @@
-"""二人麻将 (seeds 000 and 001, rulesets `erren` and `erren-classic`): two seats on the 72 万 and honour
-tiles (plus flowers), MCR-style fans, 报听, 加倍, and 富贵豆 rooms. See docs/rules/ for the rules book."""
+"""二人麻将 (seeds 000 and 001, rulesets `erren` and `erren-classic`): two seats on the 64 万 and honour
+tiles (plus 8 flowers), MCR-style fans, 报听, 加倍, and 富贵豆 rooms. See docs/rules/ for the rules book."""
 
 from pathlib import Path
 

@@ -1,10 +1,11 @@
-"""The 二人麻将 game engine: whole deals of `erren` and `erren-classic` played inside numba (RULES.md 3).
+"""The 二人麻将 game engine: whole deals of `erren` and `erren-classic` played inside numba
+(docs/rules/erren-table.md).
 
 One jitted call plays a batch of deals between two heuristic players (``sim.erren.players``) and writes one
 record row per deal. A deal is a pure function of (seed, deal index, dealer): its dealer draw and wall come
 from the stream (seed, 0, deal), each seat's decisions from (seed, 1 + seat, deal) (``sim.random_streams``),
 so a deal replays identically however a run is split. With ``session_length`` > 0 the deals are played as
-sessions of that many consecutive deals where the dealer rotates (RULES.md 3.11): the first dealer of a
+sessions of that many consecutive deals where the dealer rotates (docs/rules/erren-table.md#dealer): the first dealer of a
 session is drawn at random, then the dealer keeps the seat after a dealer win or a draw and otherwise
 passes it to the winner. Without sessions every deal draws its dealer.
 
@@ -287,7 +288,7 @@ def _may_double(seat, win_total, table, settings):
 @njit(cache=True, inline="always", _nrt=False)
 def _locked_answer(seat, win_total, can_double, kinds, parameters, state, rules, work, streams):
     """A ready player offered a legal win takes it, or declares 加倍 when it may and its policy says so
-    (RULES.md 3.8: its only choices). Returns WIN or DOUBLE."""
+    (its only choices). Returns WIN or DOUBLE."""
     if can_double:
         double, streams[seat] = heuristics.doubles_instead(
             kinds[seat], parameters[seat], seat, win_total, state, rules, work, streams[seat]
@@ -416,16 +417,16 @@ def _finish(record, fans, winner, win_type, tile, flags, state, rules, work, eve
 
 
 @njit(cache=True, _nrt=False)
-def _play_deal(deal, dealer, seed, template, wall, rules, kinds, parameters, state, work, events, record, fans, validate):
-    """Play one deal into `record`, `fans` and `events`; `wall` (and every other array) is reused."""
-    hands, melds, visible, table, discarded, after_ready = state
-    settings = rules.settings
+def _open_deal(deal, dealer, seed, template, wall, rules, kinds, parameters, state, work, events, record, validate):
+    """The deal and flowers: shuffle, 14 tiles to the dealer and 13 to the other seat, flowers set aside
+    and replaced from the back (the dealer first), then the non-dealer's 天听. Returns the dealer's last
+    tile received, the tile its first turn may win on (天胡)."""
+    hands, table = state.hands, state.table
+    streams = work.streams
     reset_state(state)
     events[0, 0] = 0
     for column in range(record.shape[0]):
         record[column] = 0
-    streams, sizes, counts = work.streams, work.hand_sizes, work.check_counts
-
     for position in range(template.shape[0]):
         wall[position] = template[position]
     stream = stream_state(seed, 0, deal)
@@ -450,7 +451,7 @@ def _play_deal(deal, dealer, seed, template, wall, rules, kinds, parameters, sta
                 last_received = tile
     table[WALL_FRONT] = DEALT_TO_DEALER + DEALT_TO_OTHER
     table[WALL_BACK] = template.shape[0] - 1
-    for seat in (dealer, other):  # flowers: the dealer replaces first (RULES.md 3.3)
+    for seat in (dealer, other):  # the dealer replaces its flowers first
         for _ in range(table[FLOWERS + seat]):
             tile, _ = _draw(seat, True, wall, state, events)
             if seat == dealer:
@@ -459,200 +460,237 @@ def _play_deal(deal, dealer, seed, template, wall, rules, kinds, parameters, sta
         record[R_INITIAL_SHANTEN + seat] = shanten_of(hands[seat], 0, rules, work.shanten_scratch)
     table[TURN] = 1
     if validate:
-        sizes[dealer], sizes[other] = 14, 13
-        _note(record, _check_table(state, wall, rules, sizes, counts))
+        work.hand_sizes[dealer], work.hand_sizes[other] = 14, 13
+        _note(record, _check_table(state, wall, rules, work.hand_sizes, work.check_counts))
 
     # 天听 of the non-dealer: ready right after the deal.
-    ready_allowed = may_declare_ready(other, table, settings[READY_REQUIRES_CONCEALED] != 0)
+    ready_allowed = may_declare_ready(other, table, rules.settings[READY_REQUIRES_CONCEALED] != 0)
     if ready_allowed and shanten_of(hands[other], 0, rules, work.shanten_scratch) == 0:
         declare, streams[other] = heuristics.initial_ready(
             kinds[other], parameters[other], other, state, rules, work, streams[other]
         )
         if declare:
             _declare_ready(other, True, state, events)
+    return last_received
 
-    seat = dealer
-    drawn = last_received
-    source = FROM_DEAL
+
+@njit(cache=True, _nrt=False)
+def _kong(seat, code, tile, wall, rules, kinds, parameters, state, work, events, record, fans, validate):
+    """A concealed or added kong by `seat`, which the opponent may rob (an added kong only), then the
+    replacement draw. Returns (tile drawn, where from), the tile -1 when the deal ended."""
+    hands, melds, visible, table = state.hands, state.melds, state.visible, state.table
+    streams = work.streams
+    if code == CONCEALED_KONG:
+        hands[seat, tile] -= 4
+        _add_meld(seat, MELD_CONCEALED_KONG, tile, state)
+        if seat == table[DEALER] and table[DEALER_DISCARDS] == 0:
+            table[DEALER_KONG_FIRST] = 1
+        _log(events, EV_CONCEALED_KONG, seat, tile)
+    else:
+        hands[seat, tile] -= 1
+        _log(events, EV_ADDED_KONG, seat, tile)
+        opponent = 1 - seat
+        rob_flags = ROBBING_KONG_FLAG | _ready_flags(opponent, table)
+        rob_total = _win_total(opponent, tile, rob_flags, False, state, rules, work)
+        if rob_total >= 0:
+            can_double = _may_double(opponent, rob_total, table, rules.settings)
+            if table[READY + opponent] == 1:
+                response = encode(
+                    _locked_answer(opponent, rob_total, can_double, kinds, parameters, state, rules, work, streams),
+                    NO_TILE,
+                )
+            else:
+                response, streams[opponent] = heuristics.claim_action(
+                    kinds[opponent], parameters[opponent], opponent, tile, rob_total, can_double, False,
+                    state, rules, work, streams[opponent],
+                )
+            if validate and not is_legal_claim(response, opponent, tile, True, can_double, False, state):
+                _note(record, ILLEGAL_ACTION)
+                response = encode(PASS, NO_TILE)
+            if action_code(response) == WIN:
+                _finish(record, fans, opponent, ROBBED_KONG, tile, rob_flags, state, rules, work, events, validate)
+                return -1, FROM_KONG
+            if action_code(response) == DOUBLE:
+                table[DOUBLES + opponent] += 1
+                _log(events, EV_DOUBLE, opponent, tile)
+        melds[seat, pong_index(seat, melds, table, tile), 0] = MELD_KONG
+        visible[tile] += 1
+        table[ANY_MELD] = 1
+    drawn, source = _draw(seat, True, wall, state, events)
+    if drawn < 0:
+        _finish(record, fans, -1, DRAW_GAME, 0, 0, state, rules, work, events, validate)
+        return -1, source
+    if validate:
+        work.hand_sizes[seat], work.hand_sizes[1 - seat] = 14, 13
+        _note(record, _check_table(state, wall, rules, work.hand_sizes, work.check_counts))
+    return drawn, source
+
+
+@njit(cache=True, _nrt=False)
+def _turn(seat, drawn, source, wall, rules, kinds, parameters, state, work, events, record, fans, validate):
+    """The seat's turn: it holds 3k+2 tiles, `drawn` the tile just drawn (-1 after a claim). It may win,
+    加倍, make kongs (each followed by a replacement draw), and ends by choosing its discard. A ready seat's
+    hand is locked: it wins, doubles, or discards what it drew. Returns (discard, declares ready), the
+    discard -1 when the deal ended during the turn."""
+    hands, table = state.hands, state.table
+    streams = work.streams
+    win_declined = False
     while True:
-        # ---- the seat's turn: it holds 3k+2 tiles; `drawn` is the tile just drawn (-1 after a claim)
-        win_declined = False
-        discard = -1
-        declare = False
-        while True:
-            flags = 0
-            win_total = -1
-            if drawn >= 0 and not win_declined:
-                flags = _self_draw_flags(seat, drawn, source, state)
-                win_total = _win_total(seat, drawn, flags, True, state, rules, work)
-            can_double = _may_double(seat, win_total, table, settings)
-            if table[READY + seat] == 1:  # locked: win, double, or discard the drawn tile
-                if win_total >= 0:
-                    if _locked_answer(seat, win_total, can_double, kinds, parameters, state, rules, work, streams) == WIN:
-                        _finish(record, fans, seat, SELF_DRAWN, drawn, flags, state, rules, work, events, validate)
-                        return
-                    table[DOUBLES + seat] += 1
-                    _log(events, EV_DOUBLE, seat, drawn)
-                discard = drawn
-                break
-            may_kong = drawn >= 0
-            action, streams[seat] = heuristics.turn_action(
-                kinds[seat], parameters[seat], seat, win_total, can_double, may_kong, state, rules, work, streams[seat]
-            )
-            code = action_code(action)
-            tile = action_tile(action)
-            if validate:
-                ready_after = code == DISCARD_READY and _ready_after_discard(seat, tile, state, rules, work)
-                if not is_legal_turn_action(action, seat, win_total >= 0, can_double, may_kong, ready_after, state):
-                    _note(record, ILLEGAL_ACTION)
-                    code, tile = DISCARD, NO_TILE
-                    for kind in range(N_KINDS):
-                        if hands[seat, kind] > 0:
-                            tile = kind
-                            break
-            if code == WIN:
-                _finish(record, fans, seat, SELF_DRAWN, drawn, flags, state, rules, work, events, validate)
-                return
-            if code == DOUBLE:
+        flags = 0
+        win_total = -1
+        if drawn >= 0 and not win_declined:
+            flags = _self_draw_flags(seat, drawn, source, state)
+            win_total = _win_total(seat, drawn, flags, True, state, rules, work)
+        can_double = _may_double(seat, win_total, table, rules.settings)
+        if table[READY + seat] == 1:
+            if win_total >= 0:
+                if _locked_answer(seat, win_total, can_double, kinds, parameters, state, rules, work, streams) == WIN:
+                    _finish(record, fans, seat, SELF_DRAWN, drawn, flags, state, rules, work, events, validate)
+                    return -1, False
                 table[DOUBLES + seat] += 1
                 _log(events, EV_DOUBLE, seat, drawn)
-                win_declined = True
-                continue
-            if code == CONCEALED_KONG or code == ADDED_KONG:
-                if code == CONCEALED_KONG:
-                    hands[seat, tile] -= 4
-                    _add_meld(seat, MELD_CONCEALED_KONG, tile, state)
-                    if seat == dealer and table[DEALER_DISCARDS] == 0:
-                        table[DEALER_KONG_FIRST] = 1
-                    _log(events, EV_CONCEALED_KONG, seat, tile)
-                else:
-                    hands[seat, tile] -= 1
-                    _log(events, EV_ADDED_KONG, seat, tile)
-                    opponent = 1 - seat
-                    rob_flags = ROBBING_KONG_FLAG | _ready_flags(opponent, table)
-                    rob_total = _win_total(opponent, tile, rob_flags, False, state, rules, work)
-                    if rob_total >= 0:
-                        can_double = _may_double(opponent, rob_total, table, settings)
-                        if table[READY + opponent] == 1:
-                            response = encode(
-                                _locked_answer(opponent, rob_total, can_double, kinds, parameters, state, rules, work, streams),
-                                NO_TILE,
-                            )
-                        else:
-                            response, streams[opponent] = heuristics.claim_action(
-                                kinds[opponent], parameters[opponent], opponent, tile, rob_total, can_double, False,
-                                state, rules, work, streams[opponent],
-                            )
-                        if validate and not is_legal_claim(response, opponent, tile, True, can_double, False, state):
-                            _note(record, ILLEGAL_ACTION)
-                            response = encode(PASS, NO_TILE)
-                        if action_code(response) == WIN:
-                            _finish(record, fans, opponent, ROBBED_KONG, tile, rob_flags, state, rules, work, events, validate)
-                            return
-                        if action_code(response) == DOUBLE:
-                            table[DOUBLES + opponent] += 1
-                            _log(events, EV_DOUBLE, opponent, tile)
-                    melds[seat, pong_index(seat, melds, table, tile), 0] = MELD_KONG
-                    visible[tile] += 1
-                    table[ANY_MELD] = 1
-                drawn, source = _draw(seat, True, wall, state, events)
-                if drawn < 0:
-                    _finish(record, fans, -1, DRAW_GAME, 0, 0, state, rules, work, events, validate)
-                    return
-                if validate:
-                    sizes[seat], sizes[1 - seat] = 14, 13
-                    _note(record, _check_table(state, wall, rules, sizes, counts))
-                win_declined = False
-                continue
-            discard = tile
-            declare = code == DISCARD_READY
-            break
-
-        # ---- the discard
-        hands[seat, discard] -= 1
-        visible[discard] += 1
-        discarded[seat, discard] += 1
-        if table[READY + seat] == 1:
-            after_ready[seat, discard] += 1
-        _log(events, EV_DISCARD, seat, discard)
-        if seat == dealer:
-            table[DEALER_DISCARDS] += 1
-        if declare:
-            heavenly = seat == dealer and table[DEALER_DISCARDS] == 1 and table[DEALER_KONG_FIRST] == 0
-            _declare_ready(seat, heavenly, state, events)
+            return drawn, False
+        may_kong = drawn >= 0
+        action, streams[seat] = heuristics.turn_action(
+            kinds[seat], parameters[seat], seat, win_total, can_double, may_kong, state, rules, work, streams[seat]
+        )
+        code = action_code(action)
+        tile = action_tile(action)
         if validate:
-            sizes[0], sizes[1] = 13, 13
-            _note(record, _check_table(state, wall, rules, sizes, counts))
-
-        # ---- the opponent's response
-        opponent = 1 - seat
-        may_claim = wall_left(table) > 0  # no claim but a win on the last discard
-        flags = _discard_flags(opponent, discard, seat, state)
-        win_total = _win_total(opponent, discard, flags, False, state, rules, work)
-        can_double = _may_double(opponent, win_total, table, settings)
-        if table[READY + opponent] == 1:
-            response = encode(PASS, NO_TILE)
-            if win_total >= 0:
-                response = encode(
-                    _locked_answer(opponent, win_total, can_double, kinds, parameters, state, rules, work, streams), NO_TILE
-                )
-        else:
-            response, streams[opponent] = heuristics.claim_action(
-                kinds[opponent], parameters[opponent], opponent, discard, win_total, can_double, may_claim,
-                state, rules, work, streams[opponent],
-            )
-        if validate and not is_legal_claim(response, opponent, discard, win_total >= 0, can_double, may_claim, state):
-            _note(record, ILLEGAL_ACTION)
-            response = encode(PASS, NO_TILE)
-        code = action_code(response)
+            ready_after = code == DISCARD_READY and _ready_after_discard(seat, tile, state, rules, work)
+            if not is_legal_turn_action(action, seat, win_total >= 0, can_double, may_kong, ready_after, state):
+                _note(record, ILLEGAL_ACTION)
+                code, tile = DISCARD, NO_TILE
+                for kind in range(N_KINDS):
+                    if hands[seat, kind] > 0:
+                        tile = kind
+                        break
         if code == WIN:
-            _finish(record, fans, opponent, DISCARD_WIN, discard, flags, state, rules, work, events, validate)
-            return
+            _finish(record, fans, seat, SELF_DRAWN, drawn, flags, state, rules, work, events, validate)
+            return -1, False
         if code == DOUBLE:
-            table[DOUBLES + opponent] += 1
-            _log(events, EV_DOUBLE, opponent, discard)
-            code = PASS
-        if code == PASS:
-            seat = opponent
-            if not may_claim:
-                _finish(record, fans, -1, DRAW_GAME, 0, 0, state, rules, work, events, validate)
-                return
-            table[TURN] += 1
-            if seat != dealer:
-                table[NON_DEALER_DRAWS] += 1
-            drawn, source = _draw(seat, False, wall, state, events)
+            table[DOUBLES + seat] += 1
+            _log(events, EV_DOUBLE, seat, drawn)
+            win_declined = True
+            continue
+        if code == CONCEALED_KONG or code == ADDED_KONG:
+            drawn, source = _kong(seat, code, tile, wall, rules, kinds, parameters, state, work, events, record, fans, validate)
             if drawn < 0:
-                _finish(record, fans, -1, DRAW_GAME, 0, 0, state, rules, work, events, validate)
-                return
-        else:
-            # A claim: the discard joins the claimer's meld, the claimer's own tiles become visible.
-            low = action_tile(response)
-            visible[discard] -= 1
-            if code == CHOW:
-                for kind in range(low, low + 3):
-                    if kind != discard:
-                        hands[opponent, kind] -= 1
-                    visible[kind] += 1
-                _add_meld(opponent, MELD_CHOW, low, state)
-                _log(events, EV_CHOW, opponent, low)
-            else:
-                taken = 2 if code == PONG else 3
-                hands[opponent, discard] -= taken
-                visible[discard] += taken + 1
-                _add_meld(opponent, MELD_PONG if code == PONG else MELD_KONG, discard, state)
-                _log(events, EV_PONG if code == PONG else EV_KONG, opponent, discard)
-            seat = opponent
-            table[TURN] += 1
-            if code == KONG:
-                drawn, source = _draw(seat, True, wall, state, events)
-                if drawn < 0:
-                    _finish(record, fans, -1, DRAW_GAME, 0, 0, state, rules, work, events, validate)
-                    return
-            else:
-                drawn, source = -1, FROM_CLAIM
+                return -1, False
+            win_declined = False
+            continue
+        return tile, code == DISCARD_READY
+
+
+@njit(cache=True, _nrt=False)
+def _discard(seat, tile, declare, wall, rules, state, work, events, record, validate):
+    """The seat discards `tile`, declaring ready (报听, or 天听 on the dealer's first discard) if it chose to."""
+    hands, visible, table = state.hands, state.visible, state.table
+    hands[seat, tile] -= 1
+    visible[tile] += 1
+    state.discarded[seat, tile] += 1
+    if table[READY + seat] == 1:
+        state.after_ready[seat, tile] += 1
+    _log(events, EV_DISCARD, seat, tile)
+    if seat == table[DEALER]:
+        table[DEALER_DISCARDS] += 1
+    if declare:
+        heavenly = seat == table[DEALER] and table[DEALER_DISCARDS] == 1 and table[DEALER_KONG_FIRST] == 0
+        _declare_ready(seat, heavenly, state, events)
+    if validate:
+        work.hand_sizes[0], work.hand_sizes[1] = 13, 13
+        _note(record, _check_table(state, wall, rules, work.hand_sizes, work.check_counts))
+
+
+@njit(cache=True, _nrt=False)
+def _answer_discard(seat, discard, wall, rules, kinds, parameters, state, work, events, record, fans, validate):
+    """The opponent's answer to the discard: win, 加倍, kong, pong, chow (none on the last discard) or pass
+    and draw. Returns (the seat whose turn follows, the tile it drew or -1 after a pong or chow, where the
+    tile came from); the seat is -1 when the deal ended."""
+    hands, visible, table = state.hands, state.visible, state.table
+    streams = work.streams
+    opponent = 1 - seat
+    may_claim = wall_left(table) > 0
+    flags = _discard_flags(opponent, discard, seat, state)
+    win_total = _win_total(opponent, discard, flags, False, state, rules, work)
+    can_double = _may_double(opponent, win_total, table, rules.settings)
+    if table[READY + opponent] == 1:
+        response = encode(PASS, NO_TILE)
+        if win_total >= 0:
+            response = encode(
+                _locked_answer(opponent, win_total, can_double, kinds, parameters, state, rules, work, streams), NO_TILE
+            )
+    else:
+        response, streams[opponent] = heuristics.claim_action(
+            kinds[opponent], parameters[opponent], opponent, discard, win_total, can_double, may_claim,
+            state, rules, work, streams[opponent],
+        )
+    if validate and not is_legal_claim(response, opponent, discard, win_total >= 0, can_double, may_claim, state):
+        _note(record, ILLEGAL_ACTION)
+        response = encode(PASS, NO_TILE)
+    code = action_code(response)
+    if code == WIN:
+        _finish(record, fans, opponent, DISCARD_WIN, discard, flags, state, rules, work, events, validate)
+        return -1, -1, FROM_CLAIM
+    if code == DOUBLE:
+        table[DOUBLES + opponent] += 1
+        _log(events, EV_DOUBLE, opponent, discard)
+        code = PASS
+    if code == PASS:
+        if not may_claim:
+            _finish(record, fans, -1, DRAW_GAME, 0, 0, state, rules, work, events, validate)
+            return -1, -1, FROM_WALL
+        table[TURN] += 1
+        if opponent != table[DEALER]:
+            table[NON_DEALER_DRAWS] += 1
+        drawn, source = _draw(opponent, False, wall, state, events)
+        if drawn < 0:
+            _finish(record, fans, -1, DRAW_GAME, 0, 0, state, rules, work, events, validate)
+            return -1, -1, source
+        return opponent, drawn, source
+    # A claim: the discard joins the claimer's meld, the claimer's own tiles become visible.
+    low = action_tile(response)
+    visible[discard] -= 1
+    if code == CHOW:
+        for kind in range(low, low + 3):
+            if kind != discard:
+                hands[opponent, kind] -= 1
+            visible[kind] += 1
+        _add_meld(opponent, MELD_CHOW, low, state)
+        _log(events, EV_CHOW, opponent, low)
+    else:
+        taken = 2 if code == PONG else 3
+        hands[opponent, discard] -= taken
+        visible[discard] += taken + 1
+        _add_meld(opponent, MELD_PONG if code == PONG else MELD_KONG, discard, state)
+        _log(events, EV_PONG if code == PONG else EV_KONG, opponent, discard)
+    table[TURN] += 1
+    if code == KONG:
+        drawn, source = _draw(opponent, True, wall, state, events)
+        if drawn < 0:
+            _finish(record, fans, -1, DRAW_GAME, 0, 0, state, rules, work, events, validate)
+            return -1, -1, source
+        return opponent, drawn, source
+    return opponent, -1, FROM_CLAIM
+
+
+@njit(cache=True, _nrt=False)
+def _play_deal(deal, dealer, seed, template, wall, rules, kinds, parameters, state, work, events, record, fans, validate):
+    """Play one deal into `record`, `fans` and `events`; `wall` (and every other array) is reused."""
+    seat = dealer
+    drawn = _open_deal(deal, dealer, seed, template, wall, rules, kinds, parameters, state, work, events, record, validate)
+    source = FROM_DEAL
+    while True:
+        discard, declare = _turn(seat, drawn, source, wall, rules, kinds, parameters, state, work, events, record, fans, validate)
+        if discard < 0:
+            return
+        _discard(seat, discard, declare, wall, rules, state, work, events, record, validate)
+        seat, drawn, source = _answer_discard(seat, discard, wall, rules, kinds, parameters, state, work, events, record, fans, validate)
+        if seat < 0:
+            return
         if validate:
-            sizes[seat], sizes[1 - seat] = 14, 13
-            _note(record, _check_table(state, wall, rules, sizes, counts))
+            work.hand_sizes[seat], work.hand_sizes[1 - seat] = 14, 13
+            _note(record, _check_table(state, wall, rules, work.hand_sizes, work.check_counts))
             if events[0, 0] >= events.shape[0] - 1:
                 _note(record, LOG_OVERFLOW)
 

@@ -8,13 +8,13 @@ together as the named tuple ``State``:
 - ``hands``    int8 (2, 34): each seat's concealed tiles;
 - ``melds``    int8 (2, 4, 2): each seat's melds as (meld code, lowest kind), ``kernels.tiles.MELD_*``;
 - ``visible``  int8 (34,): copies every player can see: discards on the table and exposed melds
-  (a concealed kong is not visible, RULES.md 3 和绝张);
+  (a concealed kong is not visible: it does not count toward 和绝张);
 - ``discarded`` int8 (2, 34): what each seat has discarded, and ``after_ready`` int8 (2, 34): what it
   discarded after declaring ready (public: both are on the table);
 - ``table``    int64 (TABLE_FIELDS,): the scalar state, indexed by the constants below.
 
 Per-seat fields of ``table`` sit at ``FIELD + seat``. A player's decision may read its own hand, the
-public arrays and the public fields; the opponent's hand only once it has declared ready (RULES.md 3.8),
+public arrays and the public fields; the opponent's hand only once it has declared ready (docs/rules/erren-table.md),
 through ``opponent_hand_visible``.
 """
 
@@ -143,7 +143,7 @@ def unseen_counts(seat, state, tile_set, out):
 
 @njit(cache=True, inline="always", _nrt=False)
 def opponent_hand_visible(seat, table):
-    """A ready seat may see the opponent's hand (RULES.md 3.8)."""
+    """A ready seat may see the opponent's hand."""
     return table[READY + seat] == 1
 
 

@@ -1,4 +1,5 @@
-"""The 血战 game engine: whole deals of `liangmen-xuezhan` and `sanren-liangfang` played inside numba (RULES.md 6).
+"""The 血战 game engine: whole deals of `liangmen-xuezhan` and `sanren-liangfang` played inside numba
+(docs/rules/xuezhan-table.md).
 
 One jitted call plays a batch of deals between 2, 3 or 4 heuristic players (``sim.xuezhan.players``) and
 writes one record row per deal. As in ``sim.erren.engine``, a deal is a pure function of (seed, deal index,
@@ -19,7 +20,7 @@ won, or when a player still in must draw from an empty wall: then 查叫 and 关
 Kong money is paid at once, only among players still in. Every payment is a transfer, so each deal's money
 sums to zero.
 
-Decisions where RULES.md is silent:
+Decisions where the seeds are silent (the rules book records them too):
 - after a win on a discard (or a robbed kong) play goes on with the next player still in after the last
   winner, counting from the discarder: the winner took the tile as a claimer would have;
 - a kong always needs a replacement tile, so no kong of any kind once the wall is empty, whatever
@@ -46,7 +47,7 @@ Decisions where RULES.md is silent:
   holding any (self-drawn, on a discard or robbing a kong; the winning tile counts): with two suits every
   win is 清一色. A hand holding void tiles is not ready for 查叫 and 关死 (it cannot win) and may not
   declare 报叫;
-- both are options of 003's text ("换3张定缺"), off in both shipped rulesets (RULES.md 6); the record's
+- both are options of 003's text ("换3张定缺"), off in both shipped rulesets; the record's
   ``initial_shanten`` is that of the hand after them.
 
 Each deal leaves an event log (code, seat, tile, amount; row 0 holds the count): draws, discards, claims,
@@ -171,7 +172,7 @@ WIN_TYPES = {SELF_DRAWN: "self_drawn", DISCARD_WIN: "discard", ROBBED_KONG: "rob
 
 # Record layout (int32 per deal): the deal's columns, then per-seat blocks of MAX_SEATS columns.
 # Deal: winners (wins in the deal), first_winner (-1: none), multi_win (some discard or robbed kong was won by
-# several), draw (the wall ran out with two or more players not won: 查叫), next_dealer (RULES.md 6).
+# several), draw (the wall ran out with two or more players not won: 查叫), next_dealer (docs/rules/xuezhan-table.md#dealer).
 # Per seat s: win_order_s (0: not won; simultaneous winners share a number), win_type_s (-1, or 1 self-drawn,
 # 2 discard, 3 robbed kong), payers_s, fan_value_s (the raw value of its win), money_s = win_money_s +
 # kong_money_s + chajiao_money_s + guansi_money_s (net units this deal; win_money_s also holds what it paid for
@@ -425,7 +426,7 @@ def _win(winner, tile, flags, win_type, payer, order, state, rules, work, record
 def _settle_winners(n_winners, tile, win_type, payer, order, next_dealer, state, rules, work, record, fans, events, validate):
     """Score and pay every winner of one discard or robbed kong (``work.winners``, their flags in ``work.winner_flags``),
     who share one win order (一炮多响), then mark them won. Returns the next dealer: the first winner of the
-    deal, or the payer when that first win had several winners (RULES.md 6)."""
+    deal, or the payer when that first win had several winners (docs/rules/xuezhan-table.md#dealer)."""
     winners, raws, table = work.winners, work.winner_flags, state.table
     for index in range(n_winners):
         _win(winners[index], tile, raws[index], win_type, payer, order, state, rules, work, record, fans, events, validate)
@@ -670,10 +671,13 @@ def _declare_voids(dealer, n, kinds, state, work, record, events, validate):
 
 
 @njit(cache=True)  # the fan evaluator allocates its work arrays: reference counting on
-def _play_deal(deal, dealer, n, seed, template, wall, rules, kinds, parameters, state, work, events, record, fans, validate):
-    """Play one deal into `record`, `fans` and `events`; every array is reused."""
-    hands, melds, visible, table, discarded = state.hands, state.melds, state.visible, state.table, state.discarded
+def _open_deal(deal, dealer, n, seed, template, wall, rules, kinds, parameters, state, work, events, record, fans, validate):
+    """The deal: shuffle, 14 tiles to the dealer and 13 to each other seat, then the switched-on openings
+    (换三张, 定缺) and the non-dealers' 报叫. Returns the dealer's last tile dealt, the tile its first turn
+    may win on (天胡)."""
+    hands, table = state.hands, state.table
     settings = rules.settings
+    streams = work.streams
     reset_state(state)
     events[0, 0] = 0
     for column in range(record.shape[0]):
@@ -687,8 +691,6 @@ def _play_deal(deal, dealer, n, seed, template, wall, rules, kinds, parameters, 
             work.kong_paid[seat, other] = 0
         work.won_sizes[seat] = 0
     record[R_FIRST_WINNER] = -1
-    streams = work.streams
-    winners, raws = work.winners, work.winner_flags
 
     for position in range(template.shape[0]):
         wall[position] = template[position]
@@ -734,130 +736,254 @@ def _play_deal(deal, dealer, n, seed, template, wall, rules, kinds, parameters, 
                 )
                 if declare:
                     _declare(seat, state, rules, work, events)
+    return last_dealt
 
+
+@njit(cache=True, inline="always", _nrt=False)
+def _self_draw_flags(seat, source, state, settings):
+    table = state.table
+    flags = SELF_DRAWN_FLAG
+    if table[DECLARED + seat] == 1:
+        flags |= READY_FLAG
+    if source != FROM_DEAL and wall_left(table) == 0:
+        flags |= LAST_WALL_TILE_FLAG
+    if source == FROM_KONG:
+        flags |= KONG_REPLACEMENT_FLAG
+    if source == FROM_DEAL:
+        flags |= HEAVENLY_HAND_FLAG
+    elif (
+        settings[EARTHLY_SELF_DRAWN] != 0 and seat != table[DEALER] and source == FROM_WALL
+        and table[FRONT_DRAWS + seat] == 1 and table[ANY_MELD] == 0
+    ):
+        flags |= EARTHLY_HAND_FLAG
+    return flags
+
+
+@njit(cache=True)  # the fan evaluator allocates its work arrays: reference counting on
+def _robbers(seat, tile, kinds, parameters, state, rules, work, record, validate):
+    """抢杠: every other player still in may rob the tile `seat` adds to its pong. Returns how many do;
+    they are in ``work.winners``, their win flags in ``work.winner_flags``."""
+    table = state.table
+    streams = work.streams
+    n = table[N_SEATS]
+    n_robbers = 0
+    for step in range(1, n):
+        other = (seat + step) % n
+        if table[WON + other] != 0:
+            continue
+        rob_flags = ROBBING_KONG_FLAG | (READY_FLAG if table[DECLARED + other] == 1 else 0)
+        rob_raw = _win_value(other, tile, rob_flags, False, state, rules, work)
+        if not _may_win(other, rob_raw, True, table):
+            continue
+        if table[DECLARED + other] == 1:
+            response = encode(WIN, NO_TILE)
+        else:
+            response, streams[other] = players_module.claim_action(
+                kinds[other], parameters[other], other, tile, True, False, state, rules, work, streams[other]
+            )
+        if validate and not is_legal_claim(response, other, tile, True, False, state, rules, work):
+            _note(record, ILLEGAL_ACTION)
+            response = encode(WIN, NO_TILE)
+        if action_code(response) == WIN:
+            work.winners[n_robbers] = other
+            work.winner_flags[n_robbers] = rob_flags
+            n_robbers += 1
+        else:
+            _passed_win(other, rob_raw, table, rules.settings)
+    return n_robbers
+
+
+@njit(cache=True)  # the fan evaluator allocates its work arrays: reference counting on
+def _turn(seat, drawn, source, win_order, next_dealer, wall, rules, kinds, parameters, state, work, events, record, fans,
+          validate):
+    """The seat's turn: it holds 3k+2 tiles, `drawn` the tile just drawn (-1 after a pong). It may win,
+    make kongs (each paid at once and followed by a replacement draw; an added kong may be robbed), and
+    ends by choosing its discard. Returns (discard, declares 报叫, the discard follows a kong, the last
+    winner, win order, next dealer); the discard is -1 when the turn ended in a win."""
+    hands, melds, visible, table = state.hands, state.melds, state.visible, state.table
+    settings = rules.settings
+    streams = work.streams
+    after_kong = source == FROM_KONG
+    while True:
+        raw = -1
+        flags = 0
+        if drawn >= 0:
+            flags = _self_draw_flags(seat, source, state, settings)
+            raw = _win_value(seat, drawn, flags, True, state, rules, work)
+        win_allowed = _may_win(seat, raw, False, table)
+        if table[DECLARED + seat] == 1 and win_allowed:
+            action = encode(WIN, NO_TILE)  # a declarer must win at the first chance
+        else:
+            action, streams[seat] = players_module.turn_action(
+                kinds[seat], parameters[seat], seat, win_allowed, drawn, state, rules, work, streams[seat]
+            )
+        code, tile = action_code(action), action_tile(action)
+        if validate:
+            ready_after = code == DISCARD_READY and tile < N_KINDS and ready_after_discard(seat, tile, state, rules)
+            if not is_legal_turn_action(action, seat, win_allowed, drawn, ready_after, state, rules, work):
+                _note(record, ILLEGAL_ACTION)
+                code, tile = DISCARD, _first_held(seat, state, drawn)
+        if code != WIN and win_allowed:
+            _passed_win(seat, raw, table, settings)
+        if code == WIN:
+            win_order += 1
+            _win(seat, drawn, flags, SELF_DRAWN, -1, win_order, state, rules, work, record, fans, events, validate)
+            table[WON + seat] = win_order
+            if next_dealer < 0:
+                next_dealer = seat
+            return -1, False, after_kong, seat, win_order, next_dealer
+        if code != CONCEALED_KONG and code != ADDED_KONG:
+            return tile, code == DISCARD_READY, after_kong, -1, win_order, next_dealer
+        if code == CONCEALED_KONG:
+            hands[seat, tile] -= 4
+            _add_meld(seat, MELD_CONCEALED_KONG, tile, state)
+            _log(events, EV_CONCEALED_KONG, seat, tile, 0)
+            _kong_money(seat, CONCEALED_KONG, -1, state, rules, work, record, events)
+        else:
+            hands[seat, tile] -= 1
+            _log(events, EV_ADDED_KONG, seat, tile, 0)
+            n_robbers = _robbers(seat, tile, kinds, parameters, state, rules, work, record, validate)
+            if n_robbers > 0:  # all who rob win, and the kong fails
+                visible[tile] += 1  # the robbed tile lies on the table
+                win_order += 1
+                next_dealer = _settle_winners(
+                    n_robbers, tile, ROBBED_KONG, seat, win_order, next_dealer, state, rules, work, record, fans, events, validate,
+                )
+                _hand_changed(seat, table)
+                return -1, False, after_kong, work.winners[n_robbers - 1], win_order, next_dealer
+            melds[seat, pong_index(seat, melds, table, tile), 0] = MELD_KONG
+            visible[tile] += 1
+            table[ANY_MELD] = 1
+            if settings[PASSED_KONG_PAYS] != 0 or (table[PASSED_KONG + seat] >> tile) & 1 == 0:
+                _kong_money(seat, ADDED_KONG, -1, state, rules, work, record, events)
+        table[MISSED_VALUE + seat] = -1  # a kong changes the hand: 漏胡 ends
+        drawn = _draw(seat, True, wall, state, events)  # a kong needs a tile left in the wall
+        source = FROM_KONG
+        after_kong = True
+        _check(state, wall, rules, seat, work, record, events, validate)
+
+
+@njit(cache=True, _nrt=False)
+def _discard(seat, tile, declare, wall, rules, state, work, events, record, validate):
+    """The seat discards `tile`, declaring 报叫 if it chose to (the dealer, with its first discard)."""
+    table = state.table
+    state.hands[seat, tile] -= 1
+    state.visible[tile] += 1
+    state.discarded[seat, tile] += 1
+    _log(events, EV_DISCARD, seat, tile, 0)
+    if seat == table[DEALER]:
+        table[DEALER_DISCARDS] += 1
+    _hand_changed(seat, table)
+    if declare:
+        _declare(seat, state, rules, work, events)
+    _check(state, wall, rules, -1, work, record, events, validate)
+
+
+@njit(cache=True)  # the fan evaluator allocates its work arrays: reference counting on
+def _answer_discard(seat, discard, after_kong, win_order, next_dealer, wall, rules, kinds, parameters, state, work, events,
+                    record, fans, validate):
+    """The others' answers to the discard, in turn order: every one who wins on it wins (一炮多响), else the
+    one pong or kong is made, else the next seat draws. Returns (the seat whose turn follows, the tile it
+    drew or -1 after a pong, where the tile came from, win order, next dealer, the deal is over)."""
+    hands, visible, table = state.hands, state.visible, state.table
+    settings = rules.settings
+    streams = work.streams
+    n = table[N_SEATS]
+    base_flags = LAST_WALL_TILE_FLAG if wall_left(table) == 0 else 0
+    if after_kong:
+        base_flags |= DISCARD_AFTER_KONG_FLAG
+    if seat == table[DEALER] and table[DEALER_DISCARDS] == 1 and table[ANY_MELD] == 0:
+        base_flags |= EARTHLY_HAND_FLAG
+    n_winners = 0
+    claimer, claim = -1, PASS
+    for step in range(1, n):
+        other = (seat + step) % n
+        if table[WON + other] != 0:
+            continue
+        flags = base_flags | (READY_FLAG if table[DECLARED + other] == 1 else 0)
+        raw = _win_value(other, discard, flags, False, state, rules, work)
+        win_allowed = _may_win(other, raw, True, table)
+        if table[DECLARED + other] == 1 and win_allowed:
+            response = encode(WIN, NO_TILE)
+        else:
+            response, streams[other] = players_module.claim_action(
+                kinds[other], parameters[other], other, discard, win_allowed, True, state, rules, work, streams[other]
+            )
+        if validate and not is_legal_claim(response, other, discard, win_allowed, True, state, rules, work):
+            _note(record, ILLEGAL_ACTION)
+            response = encode(WIN if table[DECLARED + other] == 1 and win_allowed else PASS, NO_TILE)
+        code = action_code(response)
+        if code == WIN:
+            work.winners[n_winners] = other
+            work.winner_flags[n_winners] = flags
+            n_winners += 1
+            continue
+        if win_allowed:
+            _passed_win(other, raw, table, settings)
+        if code == PONG or code == KONG:
+            claimer, claim = other, code
+        elif settings[PASS_PONG_LOCK] != 0 and pong_legal(other, discard, state, settings):
+            table[PONG_LOCK + other] |= 1 << discard  # 过手碰: it passed a pong it could make
+    if n_winners > 0:
+        win_order += 1
+        next_dealer = _settle_winners(
+            n_winners, discard, DISCARD_WIN, seat, win_order, next_dealer, state, rules, work, record, fans, events, validate,
+        )
+        _check(state, wall, rules, -1, work, record, events, validate)
+        if n - win_order_count(table, n) <= 1:
+            _end(False, state, rules, work, record, events, validate)
+            return seat, -1, FROM_WALL, win_order, next_dealer, True
+        seat = next_in_deal(work.winners[n_winners - 1], table)
+    elif claimer >= 0:
+        taken = 2 if claim == PONG else 3
+        hands[claimer, discard] -= taken
+        visible[discard] += taken
+        _hand_changed(claimer, table)
+        table[TURN] += 1
+        if claim == PONG:
+            if hands[claimer, discard] == 1 and wall_left(table) > 0:
+                table[PASSED_KONG + claimer] |= 1 << discard  # 过手杠: it could have konged
+            _add_meld(claimer, MELD_PONG, discard, state)
+            _log(events, EV_PONG, claimer, discard, 0)
+            _check(state, wall, rules, claimer, work, record, events, validate)
+            return claimer, -1, FROM_CLAIM, win_order, next_dealer, False
+        _add_meld(claimer, MELD_KONG, discard, state)
+        _log(events, EV_KONG, claimer, discard, 0)
+        _kong_money(claimer, KONG, seat, state, rules, work, record, events)
+        drawn = _draw(claimer, True, wall, state, events)
+        _check(state, wall, rules, claimer, work, record, events, validate)
+        return claimer, drawn, FROM_KONG, win_order, next_dealer, False
+    else:
+        seat = next_in_deal(seat, table)
+    drawn = _draw(seat, False, wall, state, events)
+    if drawn < 0:
+        _end(True, state, rules, work, record, events, validate)
+        return seat, drawn, FROM_WALL, win_order, next_dealer, True
+    _check(state, wall, rules, seat, work, record, events, validate)
+    return seat, drawn, FROM_WALL, win_order, next_dealer, False
+
+
+@njit(cache=True)  # the fan evaluator allocates its work arrays: reference counting on
+def _play_deal(deal, dealer, n, seed, template, wall, rules, kinds, parameters, state, work, events, record, fans, validate):
+    """Play one deal into `record`, `fans` and `events`; every array is reused."""
+    table = state.table
+    drawn = _open_deal(deal, dealer, n, seed, template, wall, rules, kinds, parameters, state, work, events, record, fans, validate)
     win_order = 0
     next_dealer = -1
     seat = dealer
-    drawn = last_dealt
     source = FROM_DEAL
     while True:
-        # ---- the seat's turn: it holds 3k+2 tiles; `drawn` is the tile just drawn (-1 after a pong)
-        after_kong = source == FROM_KONG
-        discard = -1
-        declare = False
-        robbed = False
-        n_robbers = 0
-        while True:
-            raw = -1
-            flags = 0
-            if drawn >= 0:
-                flags = SELF_DRAWN_FLAG
-                if table[DECLARED + seat] == 1:
-                    flags |= READY_FLAG
-                if source != FROM_DEAL and wall_left(table) == 0:
-                    flags |= LAST_WALL_TILE_FLAG
-                if source == FROM_KONG:
-                    flags |= KONG_REPLACEMENT_FLAG
-                if source == FROM_DEAL:
-                    flags |= HEAVENLY_HAND_FLAG
-                elif (
-                    settings[EARTHLY_SELF_DRAWN] != 0 and seat != dealer and source == FROM_WALL
-                    and table[FRONT_DRAWS + seat] == 1 and table[ANY_MELD] == 0
-                ):
-                    flags |= EARTHLY_HAND_FLAG
-                raw = _win_value(seat, drawn, flags, True, state, rules, work)
-            win_allowed = _may_win(seat, raw, False, table)
-            if table[DECLARED + seat] == 1 and win_allowed:
-                action = encode(WIN, NO_TILE)  # a declarer must win at the first chance
-            else:
-                action, streams[seat] = players_module.turn_action(
-                    kinds[seat], parameters[seat], seat, win_allowed, drawn, state, rules, work, streams[seat]
-                )
-            code, tile = action_code(action), action_tile(action)
-            if validate:
-                ready_after = code == DISCARD_READY and tile < N_KINDS and ready_after_discard(seat, tile, state, rules)
-                if not is_legal_turn_action(action, seat, win_allowed, drawn, ready_after, state, rules, work):
-                    _note(record, ILLEGAL_ACTION)
-                    code, tile = DISCARD, _first_held(seat, state, drawn)
-            if code != WIN and win_allowed:
-                _passed_win(seat, raw, table, settings)
-            if code == WIN:
-                win_order += 1
-                _win(seat, drawn, flags, SELF_DRAWN, -1, win_order, state, rules, work, record, fans, events, validate)
-                table[WON + seat] = win_order
-                if next_dealer < 0:
-                    next_dealer = seat
-                break
-            if code == CONCEALED_KONG:
-                hands[seat, tile] -= 4
-                _add_meld(seat, MELD_CONCEALED_KONG, tile, state)
-                _log(events, EV_CONCEALED_KONG, seat, tile, 0)
-                _kong_money(seat, CONCEALED_KONG, -1, state, rules, work, record, events)
-            else:  # ADDED_KONG; DISCARD and DISCARD_READY leave the loop
-                if code != ADDED_KONG:
-                    discard = tile
-                    declare = code == DISCARD_READY
-                    break
-                hands[seat, tile] -= 1
-                _log(events, EV_ADDED_KONG, seat, tile, 0)
-                # 抢杠: every other player still in may rob; all who do, win, and the kong fails.
-                n_robbers = 0
-                for step in range(1, n):
-                    other = (seat + step) % n
-                    if table[WON + other] != 0:
-                        continue
-                    rob_flags = ROBBING_KONG_FLAG | (READY_FLAG if table[DECLARED + other] == 1 else 0)
-                    rob_raw = _win_value(other, tile, rob_flags, False, state, rules, work)
-                    rob_allowed = _may_win(other, rob_raw, True, table)
-                    if not rob_allowed:
-                        continue
-                    if table[DECLARED + other] == 1:
-                        response = encode(WIN, NO_TILE)
-                    else:
-                        response, streams[other] = players_module.claim_action(
-                            kinds[other], parameters[other], other, tile, True, False, state, rules, work, streams[other]
-                        )
-                    if validate and not is_legal_claim(response, other, tile, True, False, state, rules, work):
-                        _note(record, ILLEGAL_ACTION)
-                        response = encode(WIN, NO_TILE)
-                    if action_code(response) == WIN:
-                        winners[n_robbers] = other
-                        raws[n_robbers] = rob_flags
-                        n_robbers += 1
-                    else:
-                        _passed_win(other, rob_raw, table, settings)
-                if n_robbers > 0:
-                    visible[tile] += 1  # the robbed tile lies on the table
-                    win_order += 1
-                    next_dealer = _settle_winners(
-                        n_robbers, tile, ROBBED_KONG, seat, win_order, next_dealer, state, rules, work, record, fans, events, validate,
-                    )
-                    robbed = True
-                    _hand_changed(seat, table)
-                    break
-                melds[seat, pong_index(seat, melds, table, tile), 0] = MELD_KONG
-                visible[tile] += 1
-                table[ANY_MELD] = 1
-                if settings[PASSED_KONG_PAYS] != 0 or (table[PASSED_KONG + seat] >> tile) & 1 == 0:
-                    _kong_money(seat, ADDED_KONG, -1, state, rules, work, record, events)
-            table[MISSED_VALUE + seat] = -1  # a kong changes the hand: 漏胡 ends
-            drawn = _draw(seat, True, wall, state, events)
-            source = FROM_KONG
-            after_kong = True
-            _check(state, wall, rules, seat, work, record, events, validate)
-
+        discard, declare, after_kong, last_winner, win_order, next_dealer = _turn(
+            seat, drawn, source, win_order, next_dealer, wall, rules, kinds, parameters, state, work, events, record, fans,
+            validate,
+        )
         if discard < 0:
-            # ---- the turn ended in a win (self-drawn or robbed): play goes on after the winner(s)
-            if robbed:
-                last = winners[n_robbers - 1]
-                _check(state, wall, rules, -1, work, record, events, validate)
-            else:
-                last = seat
-                _check(state, wall, rules, -1, work, record, events, validate)
+            # The turn ended in a win (self-drawn or robbed): play goes on after the winner(s).
+            _check(state, wall, rules, -1, work, record, events, validate)
             if n - win_order_count(table, n) <= 1:
                 _end(False, state, rules, work, record, events, validate)
                 break
-            seat = next_in_deal(last, table)
+            seat = next_in_deal(last_winner, table)
             drawn = _draw(seat, False, wall, state, events)
             if drawn < 0:
                 _end(True, state, rules, work, record, events, validate)
@@ -865,96 +991,13 @@ def _play_deal(deal, dealer, n, seed, template, wall, rules, kinds, parameters, 
             source = FROM_WALL
             _check(state, wall, rules, seat, work, record, events, validate)
             continue
-
-        # ---- the discard
-        hands[seat, discard] -= 1
-        visible[discard] += 1
-        discarded[seat, discard] += 1
-        _log(events, EV_DISCARD, seat, discard, 0)
-        if seat == dealer:
-            table[DEALER_DISCARDS] += 1
-        _hand_changed(seat, table)
-        if declare:
-            _declare(seat, state, rules, work, events)
-        _check(state, wall, rules, -1, work, record, events, validate)
-
-        # ---- the others' responses, in turn order: wins first, then the one pong or kong
-        base_flags = LAST_WALL_TILE_FLAG if wall_left(table) == 0 else 0
-        if after_kong:
-            base_flags |= DISCARD_AFTER_KONG_FLAG
-        if seat == dealer and table[DEALER_DISCARDS] == 1 and table[ANY_MELD] == 0:
-            base_flags |= EARTHLY_HAND_FLAG
-        n_winners = 0
-        claimer, claim = -1, PASS
-        for step in range(1, n):
-            other = (seat + step) % n
-            if table[WON + other] != 0:
-                continue
-            flags = base_flags | (READY_FLAG if table[DECLARED + other] == 1 else 0)
-            raw = _win_value(other, discard, flags, False, state, rules, work)
-            win_allowed = _may_win(other, raw, True, table)
-            if table[DECLARED + other] == 1 and win_allowed:
-                response = encode(WIN, NO_TILE)
-            else:
-                response, streams[other] = players_module.claim_action(
-                    kinds[other], parameters[other], other, discard, win_allowed, True, state, rules, work, streams[other]
-                )
-            if validate and not is_legal_claim(response, other, discard, win_allowed, True, state, rules, work):
-                _note(record, ILLEGAL_ACTION)
-                response = encode(WIN if table[DECLARED + other] == 1 and win_allowed else PASS, NO_TILE)
-            code = action_code(response)
-            if code == WIN:
-                winners[n_winners] = other
-                raws[n_winners] = flags
-                n_winners += 1
-                continue
-            if win_allowed:
-                _passed_win(other, raw, table, settings)
-            if code == PONG or code == KONG:
-                claimer, claim = other, code
-            elif settings[PASS_PONG_LOCK] != 0 and pong_legal(other, discard, state, settings):
-                table[PONG_LOCK + other] |= 1 << discard  # 过手碰: it passed a pong it could make
-        if n_winners > 0:
-            win_order += 1
-            next_dealer = _settle_winners(
-                n_winners, discard, DISCARD_WIN, seat, win_order, next_dealer, state, rules, work, record, fans, events, validate,
-            )
-            _check(state, wall, rules, -1, work, record, events, validate)
-            if n - win_order_count(table, n) <= 1:
-                _end(False, state, rules, work, record, events, validate)
-                break
-            seat = next_in_deal(winners[n_winners - 1], table)
-        elif claimer >= 0:
-            taken = 2 if claim == PONG else 3
-            hands[claimer, discard] -= taken
-            visible[discard] += taken
-            _hand_changed(claimer, table)
-            table[TURN] += 1
-            if claim == PONG:
-                if hands[claimer, discard] == 1 and wall_left(table) > 0:
-                    table[PASSED_KONG + claimer] |= 1 << discard  # 过手杠: it could have konged
-                _add_meld(claimer, MELD_PONG, discard, state)
-                _log(events, EV_PONG, claimer, discard, 0)
-                seat, drawn, source = claimer, -1, FROM_CLAIM
-                _check(state, wall, rules, seat, work, record, events, validate)
-                continue
-            _add_meld(claimer, MELD_KONG, discard, state)
-            _log(events, EV_KONG, claimer, discard, 0)
-            _kong_money(claimer, KONG, seat, state, rules, work, record, events)
-            seat = claimer
-            drawn = _draw(seat, True, wall, state, events)
-            source = FROM_KONG
-            _check(state, wall, rules, seat, work, record, events, validate)
-            continue
-        else:
-            seat = next_in_deal(seat, table)
-        drawn = _draw(seat, False, wall, state, events)
-        if drawn < 0:
-            _end(True, state, rules, work, record, events, validate)
+        _discard(seat, discard, declare, wall, rules, state, work, events, record, validate)
+        seat, drawn, source, win_order, next_dealer, over = _answer_discard(
+            seat, discard, after_kong, win_order, next_dealer, wall, rules, kinds, parameters, state, work, events,
+            record, fans, validate,
+        )
+        if over:
             break
-        source = FROM_WALL
-        _check(state, wall, rules, seat, work, record, events, validate)
-
     record[R_NEXT_DEALER] = next_dealer if next_dealer >= 0 else dealer
 
 

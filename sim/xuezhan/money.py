@@ -1,4 +1,4 @@
-"""Money of the 血战 family (RULES.md 6) from per-deal records: each seat's change per deal in a room, the
+"""Money of the 血战 family (docs/rules/xuezhan-table.md) from per-deal records: each seat's change per deal in a room, the
 wins as rows, and the money tables (per seat and dealer / non-dealer, per win by way of winning, and the
 money from wins, kongs, 查叫 and 关死 separately).
 

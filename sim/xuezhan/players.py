@@ -1,4 +1,4 @@
-"""The heuristic players of the 血战 family (RULES.md 6): ``random``, ``greedy``, ``value``, ``defensive``,
+"""The heuristic players of the 血战 family (docs/rules/xuezhan-table.md): ``random``, ``greedy``, ``value``, ``defensive``,
 their parameters (``parse_player``), their work arrays (``sim.xuezhan.table.Work``) and their decisions: discard, kong,
 报叫, claims, and the 换三张 and 定缺 choices. They read the table laid out by ``sim.xuezhan.table`` and
 measure hands and check legality with its functions.

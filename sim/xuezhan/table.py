@@ -1,4 +1,4 @@
-"""The fixed-shape state of one 血战 deal and the rules of what a seat may do (RULES.md 6).
+"""The fixed-shape state of one 血战 deal and the rules of what a seat may do (docs/rules/xuezhan-table.md).
 
 This module owns what the engine (``sim.xuezhan.engine``) and the players (``sim.xuezhan.players``) share:
 
@@ -393,7 +393,7 @@ def added_kong_legal(seat, kind, state, rules, work):
 @njit(cache=True, _nrt=False)
 def pong_legal(seat, kind, state, settings):
     """Pong of a discard: two copies, a free slot, not a declarer (its hand is locked), not 过手碰-locked,
-    not of the void suit (定缺). The last discard may be ponged (RULES.md 6, 003: 可碰不可杠)."""
+    not of the void suit (定缺). The last discard may be ponged (both rulesets; 003: 可碰不可杠)."""
     hands, table = state.hands, state.table
     return (
         hands[seat, kind] >= 2
