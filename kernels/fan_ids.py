@@ -84,7 +84,7 @@ class Fan(enum.IntEnum):
     LUXURY_SEVEN_PAIRS = 67  # 豪华七对 / 龙七对: seven pairs holding a four-of-a-kind
     FULL_FLUSH_SEVEN_PAIRS = 68  # 清七对
     FULL_FLUSH_LUXURY_SEVEN_PAIRS = 69  # 清龙七对
-    CLOSED_TWO_BAMBOO = 70  # 卡二条: the winning 2条 can only complete 1-2-3条
+    CLOSED_TWO_BAMBOO = 70  # 卡二条: a single wait on 2条, read as the middle of 1-2-3条
     DISCARD_AFTER_KONG = 71  # 杠上炮
     ROOT = 72  # 根: one per kind held four times
     SISTER_PAIRS = 73  # 姊妹对

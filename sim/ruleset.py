@@ -236,6 +236,10 @@ def parse_ruleset(data: dict, source: str = "", where: str = "ruleset") -> Rules
         for target in targets[fan]:
             if values[target] > values[fan]:
                 fail(f"[fans.{FAN_IDS[fan]}] (value {values[fan]}) excludes the more valuable {FAN_IDS[target]!r}")
+            # An exclusion of 根 takes one 根 (the four its pattern is built on), so the evaluator must meet the
+            # excluding fan before 根 itself: it comes first only when it is worth more.
+            if target == Fan.ROOT and values[target] >= values[fan]:
+                fail(f"[fans.{FAN_IDS[fan]}] (value {values[fan]}) excludes 'root' and must be worth more than it")
 
     # Table options that switch a listed fan off (003's 加底 and 门清中张): the entry stays in the file.
     dropped = set()

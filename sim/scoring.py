@@ -6,10 +6,11 @@ itself) and raise ScoringError with one message; the context flags the tiles mak
 with another copy in hand, 杠上开花 without a kong, 抢杠胡 on a tile held elsewhere) are cleared by the
 kernel, as MCR's reference does. Batch output lines are the objects `Score.as_dict` returns.
 
-A ruleset of the 血战 family (``ruleset.family == "xuezhan"``, RULES.md section 6) is scored by
-kernels/xuezhan_fans.py instead and gives an `XuezhanScore`: its `value` is the raw units each payer pays
+A ruleset of the 血战 family (``ruleset.family == "xuezhan"``, docs/rules/xuezhan-table.md) is scored by
+kernels/fans/xuezhan.py instead and gives an `XuezhanScore`: its `value` is the raw units each payer pays
 before the cap (002: the product of the multipliers; 003: 2**fans), `capped_value` applies the ruleset's cap.
-The one dispatch on the family is `_FAMILIES`.
+The same split holds there: contradictions are errors here, and that kernel clears 杠上花 without a kong and
+抢杠 on a kind the winner holds. The one dispatch on the family is `_FAMILIES`.
 """
 
 import json
@@ -43,7 +44,7 @@ class ScoringError(ValueError):
 
 @dataclass(frozen=True)
 class WinContext:
-    """How and when the hand won (RULES.md section 3, special wins)."""
+    """How and when the hand won (docs/rules/erren-table.md, special wins)."""
 
     self_drawn: bool = False
     last_tile: bool = False  # on the last wall tile (妙手回春) or the discard after it (海底捞月)
@@ -258,6 +259,10 @@ def _check_xuezhan(hand: Hand, win: int, context: WinContext, ruleset: Ruleset) 
         raise ScoringError("a win is at most one of 天胡 and 地胡")
     if context.tianhu and not context.self_drawn:
         raise ScoringError("天胡 is the dealer's self-drawn initial hand")
+    if context.dihu and context.self_drawn and not ruleset.xuezhan.earthly_hand_self_drawn:
+        raise ScoringError(f"地胡 in {ruleset.id} is a win on the dealer's first discard, not a self-draw")
+    if context.dihu and (context.robbing_kong or context.discard_after_kong):
+        raise ScoringError("地胡 is void after any pong or kong, and 抢杠 and 杠上炮 need one first")
     if (context.tianhu or context.dihu) and hand.melds:
         raise ScoringError("天胡 and 地胡 need a hand without melds")
     return 0

@@ -1,9 +1,11 @@
-"""The slow twin of kernels/xuezhan_fans.py: the 血战-family fans read straight from their definitions
-(RULES.md section 6, seeds 002 and 003), in plain Python with a recursive decomposition.
+"""The slow twin of kernels/fans/xuezhan.py: the 血战-family fans read straight from their definitions
+(docs/rules/liangmen-xuezhan.md and docs/rules/sanren-liangfang.md, seeds 002 and 003), in plain Python
+with a recursive decomposition.
 
 `readings` lists every way to read a winning hand as (pair, sets) or seven pairs; `reading_scores` gives each
 reading's counted fans and value under a ruleset; the kernel must return the best value and the fans of one of
-the readings that reach it. `best_discard_value` is the 查叫 value of a ready hand.
+the readings that reach it. `best_discard_value` is the 查叫 value of a ready hand; `winning_kinds` the kinds a
+hand before the win waits on, tried one by one (卡二条 needs 2条 alone).
 """
 
 from kernels.fan_ids import (
@@ -67,11 +69,30 @@ def readings(standing, melds):
     return found
 
 
-def hand_fans(standing, melds, win, flags, standard_readings):
-    """The fans that do not depend on the reading."""
-    every = {kind: standing.get(kind, 0) for kind in SUITED_KINDS}
+def held(concealed, melds):
+    """{kind: copies in the hand}, melds included."""
+    every = {kind: concealed.get(kind, 0) for kind in SUITED_KINDS}
     for code, kind in melds:
         every[kind] += 3 if code == MELD_PONG else 4
+    return every
+
+
+def winning_kinds(concealed, melds):
+    """The kinds that complete the hand `concealed` (before the win) beside `melds`, fifth copies left out."""
+    every = held(concealed, melds)
+    found = set()
+    for kind in SUITED_KINDS:
+        if every[kind] < 4:
+            standing = dict(concealed)
+            standing[kind] = standing.get(kind, 0) + 1
+            if readings(standing, melds):
+                found.add(kind)
+    return found
+
+
+def hand_fans(standing, melds, win, flags, standard_readings):
+    """The fans that do not depend on the reading."""
+    every = held(standing, melds)
     kinds = [kind for kind in SUITED_KINDS if every[kind]]
     fans = {}
     if len({suit(kind) for kind in kinds}) == 1:
@@ -86,9 +107,11 @@ def hand_fans(standing, melds, win, flags, standard_readings):
             fans[Fan.SISTER_PAIRS] = 1
     if rank(win) == 5 and any(("chow", win - 1) in sets for _, _, sets in standard_readings):
         fans[Fan.MIDDLE_FIVE] = 1
-    if win == 19 and standard_readings and all(("chow", 18) in sets for _, _, sets in standard_readings):
-        fans[Fan.CLOSED_TWO_BAMBOO] = 1
     self_drawn = bool(flags & SELF_DRAWN_FLAG)
+    if every[win] > 1:  # the robbed pong and its added tile are all four copies
+        flags &= ~ROBBING_KONG_FLAG
+    if not any(code in (MELD_KONG, MELD_CONCEALED_KONG) for code, _ in melds):
+        flags &= ~KONG_REPLACEMENT_FLAG
     for bit, fan in (
         (SELF_DRAWN_FLAG, Fan.SELF_DRAWN),
         (KONG_REPLACEMENT_FLAG, Fan.OUT_WITH_REPLACEMENT_TILE),
@@ -105,7 +128,7 @@ def hand_fans(standing, melds, win, flags, standard_readings):
     return fans, every
 
 
-def reading_fans(reading, standing, melds, every, hand_level):
+def reading_fans(reading, standing, melds, win, every, hand_level):
     fans = dict(hand_level)
     flush = Fan.FULL_FLUSH in hand_level
     only_258 = all(rank(kind) in (2, 5, 8) for kind in SUITED_KINDS if every[kind])
@@ -120,7 +143,6 @@ def reading_fans(reading, standing, melds, every, hand_level):
             fans[Fan.FULL_FLUSH_SEVEN_PAIRS] = 1
             if luxury:
                 fans[Fan.FULL_FLUSH_LUXURY_SEVEN_PAIRS] = 1
-        fans.pop(Fan.CLOSED_TWO_BAMBOO, None)  # a chow fan: never on the seven-pairs reading
         return fans
     _, pair, sets = reading
     fans[Fan.BASIC_WIN] = 1
@@ -131,6 +153,11 @@ def reading_fans(reading, standing, melds, every, hand_level):
         if only_258:
             fans[Fan.PUNGS_OF_258] = 1
     chows = {first for kind, first in sets if kind == "chow"}
+    if win == 19 and 18 in chows:
+        before = dict(standing)
+        before[win] -= 1
+        if winning_kinds(before, melds) == {19}:
+            fans[Fan.CLOSED_TWO_BAMBOO] = 1
     if any({start, start + 3, start + 6} <= chows for start in (9, 18)):
         fans[Fan.PURE_STRAIGHT] = 1
 
@@ -152,7 +179,8 @@ def reading_fans(reading, standing, melds, every, hand_level):
 
 
 def counted(fans, ruleset):
-    """Drop fans the ruleset does not score, then apply its exclusions in order of value."""
+    """Drop fans the ruleset does not score, then apply its exclusions in order of value. The fans that
+    exclude 根 are seven pairs built on one four-of-a-kind: they take that four's 根 only."""
     listed = sorted((fan for fan, count in fans.items() if count > 0 and ruleset.values[fan] > 0), key=lambda fan: ruleset.priority[fan])
     excluded = set()
     kept = {}
@@ -160,7 +188,12 @@ def counted(fans, ruleset):
         if fan in excluded:
             continue
         kept[fan] = fans[fan]
-        excluded |= ruleset.excludes(fan)
+        excluded |= ruleset.excludes(fan) - {Fan.ROOT}
+    roots_taken = sum(1 for fan in kept if Fan.ROOT in ruleset.excludes(fan))
+    if Fan.ROOT in kept:
+        kept[Fan.ROOT] -= roots_taken
+        if kept[Fan.ROOT] <= 0:
+            del kept[Fan.ROOT]
     return kept
 
 
@@ -189,7 +222,7 @@ def reading_scores(concealed, melds, win, flags, ruleset):
         return []
     scores = []
     for reading in found:
-        fans = counted(reading_fans(reading, standing, melds, every, hand_level), ruleset)
+        fans = counted(reading_fans(reading, standing, melds, win, every, hand_level), ruleset)
         scores.append((value(fans, ruleset), fans))
     return scores
 

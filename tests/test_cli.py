@@ -243,3 +243,28 @@ def test_batch_dash_reads_standard_input(mjsim, monkeypatch, tmp_path, command):
     monkeypatch.setattr(sys, "stdin", io.StringIO(text))
     code, from_stdin, _ = mjsim(command, "--batch", "-")
     assert code == 0 and from_stdin == from_file and len(from_stdin.splitlines()) == 2
+
+
+def test_score_treats_an_impossible_xuezhan_context_as_the_erren_scorer_does_also_in_a_batch(mjsim, tmp_path):
+    # the tiles rule the flag out: cleared, as erren clears 抢杠胡 on a 5万 when it holds another 5万
+    code, out, _ = mjsim("score", "12345678m11z222z", "--win", "9m", "--robbing-kong", "--json")
+    assert code == 0 and "抢杠胡" in json.loads(out)["fans"]
+    code, out, _ = mjsim("score", "123456789m1235m", "--win", "5m", "--robbing-kong", "--json")
+    assert code == 0 and "抢杠胡" not in json.loads(out)["fans"]
+    cleared = {"hand": "456p789p12s33s [111p]", "win": "3s", "robbing_kong": True}  # 3条 held: not the robbed kind
+    no_kong = {"hand": "456p789p12s55s [111p]", "win": "3s", "self_drawn": True, "kong_replacement": True}
+    # the rules rule it out: an error, as erren rejects 人胡 on a self-draw
+    self_drawn_dihu = {"hand": "456p789p12s55s111p", "win": "3s", "dihu": True, "self_drawn": True}
+    batch = tmp_path / "wins.jsonl"
+    batch.write_text("\n".join(json.dumps(line) for line in (cleared, no_kong, self_drawn_dihu)) + "\n", encoding="utf-8")
+    code, out, _ = mjsim("score", "--batch", str(batch), "--ruleset", "liangmen-xuezhan")
+    results = [json.loads(line) for line in out.splitlines()]
+    assert code == 0
+    assert results[0]["fans"] == {"基本胡": 1}
+    assert results[1]["fans"] == {"自摸": 1, "基本胡": 1}
+    assert results[2] == {"error": "line 3: 地胡 in liangmen-xuezhan is a win on the dealer's first discard, not a self-draw"}
+    code, out, err = mjsim("score", "456p789p12s55s111p", "--win", "3s", "--ruleset", "liangmen-xuezhan", "--dihu", "--self-drawn")
+    assert code == 2 and out == "" and "地胡 in liangmen-xuezhan is a win on the dealer's first discard" in err
+    # 003's 地胡 includes the non-dealer's self-draw on its first draw
+    code, out, _ = mjsim("score", "456p789p12s55s111p", "--win", "3s", "--ruleset", "sanren-liangfang", "--dihu", "--self-drawn", "--json")
+    assert code == 0 and json.loads(out)["fans"]["地胡"] == 1

@@ -220,6 +220,7 @@ def test_sanren_options_drop_the_fans_they_switch_off():
         (lambda data: data["ruleset"].update(tile_set="bamboo"), "tile_set 'bamboo'"),
         (lambda data: data["fans"].update(flower_tiles={"name": "花牌", "value": 1, "excludes": []}), "flowers = false forbids"),
         (lambda data: data["fans"]["root"].update(excludes=["full_flush"]), "excludes the more valuable 'full_flush'"),
+        (lambda data: data["fans"]["self_drawn"].update(excludes=["root"]), "excludes 'root' and must be worth more"),
     ],
 )
 def test_a_malformed_xuezhan_ruleset_is_rejected_with_one_clear_message(change, message):

@@ -1,4 +1,4 @@
-"""The fan evaluator of the 血战 family (RULES.md section 6): a winning hand of 筒 and 条 in, fan counts and
+"""The fan evaluator of the 血战 family (docs/rules/xuezhan-table.md): a winning hand of 筒 and 条 in, fan counts and
 the raw value per payer out.
 
 One kernel serves both rulesets; the ruleset arrays (``sim.ruleset``) say which fans score and what they
@@ -7,24 +7,40 @@ seed 003 adds them as fans and pays 2**(sum of value*count). No cap is applied h
 
 A hand is read every way it can be: each standard decomposition (a pair, then the concealed tiles as pungs and
 chows beside the melds) and, without melds, seven pairs (a four-of-a-kind is two pairs). Every reading gets
-the fans that hold for it, the exclusions are applied in order of value as kernels/scoring.py applies them (a
+the fans that hold for it, the exclusions are applied in order of value as kernels/fans/mcr.py applies them (a
 fan that is itself excluded excludes nothing), and the reading with the highest raw value is kept; on a tie
 the first in this order: standard readings by pair kind, then by the set of concealed kinds taken as pungs
 (a bitmask, counting up), then seven pairs.
 
-Fan definitions (RULES.md section 6 and seeds 002, 003):
+Fan definitions (docs/rules/liangmen-xuezhan.md, docs/rules/sanren-liangfang.md; seeds 002, 003):
 - hand-wide, the same for every reading: 清一色 one suit; 根 one per kind of which all four copies are in
   the hand (concealed and melds together); 断幺九/中张 no 1 or 9 anywhere; 门清 no pong and no exposed kong
   (concealed kongs allowed); 姊妹对 three consecutive kinds of one suit each held at least twice among the
   concealed tiles, counted once; 金钩钓 four melds and the win on the single tile left (with 将金钩钓 all
-  2/5/8, 清金钩钓 one suit); 卡二条 the winning tile is 2条 and every standard reading holds the chow 1-2-3条;
-  夹心五 the winning tile is a 5 and some standard reading holds the chow 4-5-6 of its suit (003: "可以摆成",
+  2/5/8, 清金钩钓 one suit); 夹心五 the winning tile is a 5 and some standard reading holds the chow 4-5-6 of its suit (003: "可以摆成",
   it can be arranged so; 4556 and 45556 winning on 5 count) -- a property of the wait, so it is given to
   every reading of the hand; the win-context fans from `flags`.
 - per reading: 基本胡 a standard reading; 碰碰胡/对对胡 no chow (清碰 also one suit, 将对 also all 2/5/8);
   一条龙 chows 123 456 789 of one suit; 全幺九 every set (melds included) and the pair hold a 1 or a 9
   (清幺九 also one suit); 七对 the seven-pairs reading, 豪华七对/龙七对 with a four-of-a-kind, 清七对 and
-  清龙七对 in one suit, 将七对 the 龙七对 of 2/5/8 only.
+  清龙七对 in one suit, 将七对 the 龙七对 of 2/5/8 only; 卡二条 a standard reading holding the chow 1-2-3条,
+  when the winning tile is 2条 and the hand before the win waited on 2条 alone (002: "胡2条且该2条需要和1、3条
+  组成123": `12334s` waiting on 2s and 5s is no 卡二条). The wait is taken over the concealed tiles beside
+  the fixed melds; a kind the hand already holds four of (melds included) cannot come, so it is no wait.
+  The 2条 that is the middle of 1-2-3条 is in no pung, so a reading without that chow (111 222 333条) has
+  no 卡二条 even when another reading of the same tiles does.
+
+根 and the seven pairs with a four-of-a-kind (豪华七对, 龙七对, 清龙七对, 将七对): each of those patterns is
+built on one four-of-a-kind (龙七对 3 = 七对 2 + 根 1, 清龙七对 5 = 清七对 4 + 根 1), so a ruleset that has it
+exclude 根 means the 根 of that one four: every further four is still a 根 (docs/rules/liangmen-xuezhan.md:
+"the one four that makes a 豪华七对 is not also a 根, every further four is"; 003's "不计根" read the same way,
+as 003's table names the number where more go, 十八罗汉 "不计4根"; excluding every 根 would make a second
+four worth nothing in seven pairs and ×2 or +1 anywhere else). So an exclusion of 根 takes away one 根; every
+other fan of the family counts at most once, and an exclusion takes it away whole.
+
+The win context is made consistent with the tiles, as the MCR evaluator does: 抢杠 needs the robbed kind
+absent from the winner's hand and melds (the robbed pong and its added tile are all four copies), 杠上花 a kong
+among the melds.
 
 Kernels use loops and small local arrays only (no recursion: numba issue 6061).
 """
@@ -96,7 +112,8 @@ def _list(fans, counts, n_listed, fan, count, values):
 
 @njit(cache=True)
 def _apply_exclusions(fans, counts, n_listed, values, priority, exclusion_start, exclusion_target, excluded, stamp):
-    """Sort the listed fans by priority and zero the counts of the fans a counted fan excludes."""
+    """Sort the listed fans by priority and zero the counts of the fans a counted fan excludes; an exclusion
+    of 根 takes one 根 (the module docstring says why)."""
     for index in range(1, n_listed):  # insertion sort by priority (value order, then file order)
         fan = fans[index]
         count = counts[index]
@@ -107,13 +124,19 @@ def _apply_exclusions(fans, counts, n_listed, values, priority, exclusion_start,
             position -= 1
         fans[position] = fan
         counts[position] = count
+    absorbed_roots = 0
     for index in range(n_listed):
         fan = fans[index]
-        if excluded[fan] == stamp:
+        if fan == Fan.ROOT:  # its excluders come first: they are worth more (sim/ruleset.py checks)
+            counts[index] = max(0, counts[index] - absorbed_roots)
+        if excluded[fan] == stamp or counts[index] == 0:
             counts[index] = 0  # an excluded fan excludes nothing
             continue
         for target in range(exclusion_start[fan], exclusion_start[fan + 1]):
-            excluded[exclusion_target[target]] = stamp
+            if exclusion_target[target] == Fan.ROOT:
+                absorbed_roots += 1
+            else:
+                excluded[exclusion_target[target]] = stamp
 
 
 @njit(cache=True, inline="always")
@@ -128,6 +151,58 @@ def _combine(fans, counts, n_listed, values, combine_multiply):
     for index in range(n_listed):
         exponent += values[fans[index]] * counts[index]
     return np.int64(1) << exponent
+
+
+@njit(cache=True)
+def _sets_and_a_pair(standing, work):
+    """Whether the 筒 and 条 counts `standing` are sets and one pair."""
+    for pair in range(FIRST_KIND, END_KIND):
+        if standing[pair] < 2:
+            continue
+        for kind in range(FIRST_KIND, END_KIND):
+            work[kind] = standing[kind]
+        work[pair] -= 2
+        complete = True
+        for kind in range(FIRST_KIND, END_KIND):
+            # the lowest kind left starts (its count mod 3) chows and the rest are pungs: three chows of one
+            # start use the tiles of three pungs, so where this choice fails every other fails too
+            chows = work[kind] % 3
+            if chows == 0:
+                continue
+            if _rank(kind) > 6 or work[kind + 1] < chows or work[kind + 2] < chows:
+                complete = False
+                break
+            work[kind + 1] -= chows
+            work[kind + 2] -= chows
+        if complete:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _waited_on_alone(standing, held, tile, n_melds):
+    """Whether the concealed tiles `standing` (the winning `tile` among them) waited on `tile` and on no
+    other kind before the win. `held` counts the whole hand, melds included: a kind it holds four of
+    cannot come, so it is no wait."""
+    standing[tile] -= 1
+    work = np.empty(N_KINDS, np.int64)
+    alone = True
+    for kind in range(FIRST_KIND, END_KIND):
+        if kind == tile or held[kind] >= COPIES_PER_KIND:
+            continue
+        standing[kind] += 1
+        complete = _sets_and_a_pair(standing, work)
+        if not complete and n_melds == 0:
+            complete = True  # seven pairs, a four-of-a-kind as two pairs
+            for other in range(FIRST_KIND, END_KIND):
+                if standing[other] & 1:
+                    complete = False
+        standing[kind] -= 1
+        if complete:
+            alone = False
+            break
+    standing[tile] += 1
+    return alone
 
 
 @njit(cache=True)
@@ -162,6 +237,7 @@ def _score_xuezhan(
         return NOT_A_WIN
     concealed_hand = True
     meld_terminal = True  # every meld holds a 1 or a 9
+    n_kongs = 0
     for meld in range(n_melds):
         code = melds[meld, 0]
         kind = melds[meld, 1]
@@ -173,8 +249,10 @@ def _score_xuezhan(
         elif code == MELD_KONG:
             total[kind] += 4
             concealed_hand = False
+            n_kongs += 1
         elif code == MELD_CONCEALED_KONG:
             total[kind] += 4
+            n_kongs += 1
         else:
             return NOT_A_WIN  # no chows in this family
         if not _is_terminal(kind):
@@ -279,12 +357,18 @@ def _score_xuezhan(
         return NOT_A_WIN
 
     middle_five = 0
-    closed_two = 1 if winning_tile == BAMBOO_TWO and n_standard > 0 else 0
+    chow_123_read = False
     for reading in range(n_standard):
         if readings[reading] & CHOW_456_OF_WIN:
             middle_five = 1
-        if not readings[reading] & CHOW_123_BAMBOO:
-            closed_two = 0
+        if readings[reading] & CHOW_123_BAMBOO:
+            chow_123_read = True
+    # the wait is looked at only where 卡二条 could score (002, a win on 2条 read in 1-2-3条)
+    closed_two = 0
+    if winning_tile == BAMBOO_TWO and chow_123_read and values[Fan.CLOSED_TWO_BAMBOO] > 0:
+        closed_two = 1 if _waited_on_alone(standing, total, winning_tile, n_melds) else 0
+    robbed = (flags & ROBBING_KONG_FLAG) != 0 and total[winning_tile] == 1
+    replacement = (flags & KONG_REPLACEMENT_FLAG) != 0 and n_kongs > 0
 
     # ---- the fans every reading shares
     common_fans = np.empty(MAX_LISTED, np.int64)
@@ -301,10 +385,8 @@ def _score_xuezhan(
     last = (flags & LAST_WALL_TILE_FLAG) != 0
     n_common = _list(common_fans, common_counts, n_common, Fan.LAST_TILE_DRAW, 1 if last and self_drawn else 0, values)
     n_common = _list(common_fans, common_counts, n_common, Fan.LAST_TILE_CLAIM, 1 if last and not self_drawn else 0, values)
-    n_common = _list(
-        common_fans, common_counts, n_common, Fan.OUT_WITH_REPLACEMENT_TILE, 1 if flags & KONG_REPLACEMENT_FLAG else 0, values
-    )
-    n_common = _list(common_fans, common_counts, n_common, Fan.ROBBING_THE_KONG, 1 if flags & ROBBING_KONG_FLAG else 0, values)
+    n_common = _list(common_fans, common_counts, n_common, Fan.OUT_WITH_REPLACEMENT_TILE, 1 if replacement else 0, values)
+    n_common = _list(common_fans, common_counts, n_common, Fan.ROBBING_THE_KONG, 1 if robbed else 0, values)
     n_common = _list(
         common_fans, common_counts, n_common, Fan.DISCARD_AFTER_KONG, 1 if flags & DISCARD_AFTER_KONG_FLAG else 0, values
     )
@@ -343,7 +425,7 @@ def _score_xuezhan(
             n_listed = _list(fans, counts, n_listed, Fan.PURE_STRAIGHT, 1 if bits & STRAIGHT else 0, values)
             n_listed = _list(fans, counts, n_listed, Fan.ALL_TERMINAL_SETS, terminal_sets, values)
             n_listed = _list(fans, counts, n_listed, Fan.FULL_FLUSH_TERMINAL_SETS, terminal_sets if flush else 0, values)
-            n_listed = _list(fans, counts, n_listed, Fan.CLOSED_TWO_BAMBOO, closed_two, values)
+            n_listed = _list(fans, counts, n_listed, Fan.CLOSED_TWO_BAMBOO, closed_two if bits & CHOW_123_BAMBOO else 0, values)
             n_listed = _list(fans, counts, n_listed, Fan.GOLDEN_HOOK, golden_hook, values)
             n_listed = _list(fans, counts, n_listed, Fan.GOLDEN_HOOK_OF_258, golden_hook if only_258 else 0, values)
             n_listed = _list(fans, counts, n_listed, Fan.FULL_FLUSH_GOLDEN_HOOK, golden_hook if flush else 0, values)

@@ -43,6 +43,13 @@ class _Table:
         self.hands[seat, tile] -= (3 if kind == MELD_PONG else 4) - int(claimed)
         self.melds[seat].append(Meld(MeldKind(kind), tile))
 
+    def turn_pong(self, seat: int, tile: int, into: MeldKind) -> None:
+        """The seat's pong of `tile` becomes `into` (an added kong), or its kong of `tile` a pong again."""
+        was = MeldKind.PONG if into == MeldKind.KONG else MeldKind.KONG
+        for index, meld in enumerate(self.melds[seat]):
+            if meld.kind == was and meld.first == tile:
+                self.melds[seat][index] = Meld(into, tile)
+
 
 def format_deal(log: engine.DealLog, ruleset: Ruleset, players, seed: int) -> str:
     record = log.record
@@ -54,6 +61,7 @@ def format_deal(log: engine.DealLog, ruleset: Ruleset, players, seed: int) -> st
     lines.append("wall: " + " ".join(tile_name(tile) for tile in log.wall))
     table = _Table(seats)
     dealt = False
+    added_kong = None  # (seat, tile) when the event before was an added kong: a robbing win comes right after it
     for (code, seat, tile), amount in zip(log.events.tolist(), log.amounts.tolist(), strict=True):
         if code == engine.EV_DEAL:
             table.hands[seat, tile] += 1
@@ -63,6 +71,9 @@ def format_deal(log: engine.DealLog, ruleset: Ruleset, players, seed: int) -> st
             order = [(dealer + step) % seats for step in range(seats)]
             lines += ["", "dealt:"] + [f"  {names[s]}: {table.hand(s)}" for s in order] + [""]
         who = f"seat {seat}"
+        robbed = added_kong if code == engine.EV_WIN_ROBBED_KONG else None  # the first robber of the kong only
+        if code != engine.EV_ADDED_KONG:
+            added_kong = None
         if code in (engine.EV_DRAW, engine.EV_REPLACEMENT):
             table.hands[seat, tile] += 1
             lines.append(f"{who} {'draws' if code == engine.EV_DRAW else 'draws from the back'} {tile_name(tile)}")
@@ -88,15 +99,18 @@ def format_deal(log: engine.DealLog, ruleset: Ruleset, players, seed: int) -> st
             lines.append(f"{who} declares a concealed kong of {tile_name(tile)}")
         elif code == engine.EV_ADDED_KONG:
             table.hands[seat, tile] -= 1
-            for index, meld in enumerate(table.melds[seat]):
-                if meld.kind == MeldKind.PONG and meld.first == tile:
-                    table.melds[seat][index] = Meld(MeldKind.KONG, tile)
+            table.turn_pong(seat, tile, MeldKind.KONG)
+            added_kong = (seat, tile)
             lines.append(f"{who} adds {tile_name(tile)} to its pong")
         elif code in WINS:
             if code != engine.EV_WIN_SELF_DRAWN:
                 table.hands[seat, tile] += 1
             lines.append(f"{who} {WINS[code]} {tile_name(tile)} (value {amount}): {table.hand(seat)}")
             table.hands[seat, tile] -= int(code != engine.EV_WIN_SELF_DRAWN)
+            if robbed is not None:
+                # 抢杠: the kong fails, so the robbed seat keeps its pong (the added tile went to the robbers)
+                table.turn_pong(robbed[0], robbed[1], MeldKind.PONG)
+                lines.append(f"seat {robbed[0]}'s kong fails: it keeps its pong    hand: {table.hand(robbed[0])}")
         elif code in PAYMENTS:
             lines.append(f"    seat {seat} pays seat {tile} {amount} ({PAYMENTS[code]})")
         elif code == engine.EV_EXHAUSTED:
