@@ -8,6 +8,8 @@ A family is a package under ``sim/`` (``sim.erren``, ``sim.xuezhan``) holding th
   session_length=0, validate=False) -> Records``, ``replay(...)`` for one deal's event log, and a
   ``Players`` class whose ``parse(texts, seats)`` seats one player per seat;
 - ``replay_report``: ``format_deal(log, ruleset, players, seed)``, what `mjsim replay` prints;
+- ``scoring``: what `mjsim score` needs beyond the shared checks of ``sim.scoring``: ``check(hand, win,
+  context, ruleset)`` and ``score_rows(rows, ruleset)``;
 - ``money``: the family's money from per-deal records: ``seat_changes``, ``seat_wins``, ``units_moved``,
   ``win_rows``, ``run_tables`` and ``outcome_summary``;
 - ``rooms.toml``: the default rooms (stake, fee, entry range) that price the money.
@@ -31,6 +33,7 @@ class Family:
     engine: ModuleType
     players: ModuleType
     report: ModuleType  # the replay report
+    scoring: ModuleType  # mjsim score's family checks and batch scorer
     money: ModuleType
     rooms_file: Path
     currency: str  # what the rooms pay in

@@ -3,10 +3,10 @@ tiles (plus 8 flowers), MCR-style fans, 报听, 加倍, and 富贵豆 rooms. See
 
 from pathlib import Path
 
-from sim.erren import engine, money, players, replay_report
+from sim.erren import engine, money, players, replay_report, scoring
 from sim.family import Family
 
 FAMILY = Family(
-    name="erren", engine=engine, players=players, report=replay_report, money=money,
+    name="erren", engine=engine, players=players, report=replay_report, scoring=scoring, money=money,
     rooms_file=Path(__file__).parent / "rooms.toml", currency="beans",
 )
