@@ -33,10 +33,9 @@ from kernels.tiles import (
     TILE_SETS,
 )
 from sim.ruleset import (
+    FAMILY_SCHEMAS,
     KONG_MONEY_KEYS,
-    SWITCHES,
     UNLIMITED,
-    XUEZHAN_SWITCHES,
     Ruleset,
     load_ruleset,
 )
@@ -102,7 +101,7 @@ def _switch_value(value):
 
 def settings_of(ruleset: Ruleset) -> dict:
     """Every rule-setting switch of the ruleset's file, in the loader's order, with its value (kong money apart)."""
-    keys = XUEZHAN_SWITCHES if ruleset.family == "xuezhan" else SWITCHES
+    keys = FAMILY_SCHEMAS[ruleset.family].switches
     settings = {}
     for key in keys:
         if key in IDENTITY_KEYS:

@@ -11,6 +11,7 @@ scored), the order in which fans exclude others (by value, then file order) and 
 
 import functools
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
@@ -54,7 +55,6 @@ XUEZHAN_SWITCHES = {
     "void_suit": bool,
 }
 KONG_MONEY_KEYS = ("exposed_discarder", "exposed_others", "added_others", "concealed_others")
-FAMILIES = ("erren", "xuezhan")
 XUEZHAN_COMBINES = ("multiply", "power_of_two")
 XUEZHAN_SEAT_COUNTS = (2, 3, 4)
 SELF_DRAWN_BONUSES = ("fan", "unit")
@@ -167,13 +167,14 @@ def parse_ruleset(data: dict, source: str = "", where: str = "ruleset") -> Rules
     if not isinstance(switches, dict):
         fail("missing the [ruleset] table")
     family = switches.get("family", "erren")
-    if family not in FAMILIES:
-        fail(f"[ruleset] family = {family!r} is not one of {', '.join(FAMILIES)}")
-    tables = {"ruleset", "fans", "kong_money"} if family == "xuezhan" else {"ruleset", "fans"}
+    if family not in FAMILY_SCHEMAS:
+        fail(f"[ruleset] family = {family!r} is not one of {', '.join(FAMILY_SCHEMAS)}")
+    schema = FAMILY_SCHEMAS[family]
+    tables = {"ruleset", "fans", *schema.tables}
     unknown = set(data) - tables
     if unknown:
         fail(f"unknown top-level table {min(unknown)!r}; a {family} ruleset has {', '.join(f'[{name}]' for name in sorted(tables))} tables")
-    expected = XUEZHAN_SWITCHES if family == "xuezhan" else SWITCHES
+    expected = schema.switches
     for key, kind in expected.items():
         if key not in switches:
             fail(f"[ruleset] lacks {key!r}")
@@ -184,16 +185,13 @@ def parse_ruleset(data: dict, source: str = "", where: str = "ruleset") -> Rules
     extra = set(switches) - allowed
     if extra:
         key = min(extra)
-        other = "erren" if family == "xuezhan" else "xuezhan"
-        if key in (SWITCHES if family == "xuezhan" else XUEZHAN_SWITCHES):
-            fail(f"[ruleset] {key!r} is a switch of the {other} family, not of a family = {family!r} ruleset")
+        for other, other_schema in FAMILY_SCHEMAS.items():
+            if other != family and key in other_schema.switches:
+                fail(f"[ruleset] {key!r} is a switch of the {other} family, not of a family = {family!r} ruleset")
         fail(f"[ruleset] has an unknown switch {key!r}; known: {', '.join(expected)}")
     if switches["tile_set"] not in TILE_SETS:
         fail(f"[ruleset] tile_set {switches['tile_set']!r} is not one of {', '.join(TILE_SETS)}")
-    if family == "xuezhan":
-        settings = _xuezhan_settings(switches, data.get("kong_money"), fail)
-    else:
-        settings = _erren_settings(switches, fail)
+    settings = schema.settings(switches, data, fail)
     xuezhan = settings.get("xuezhan")
 
     fans = data.get("fans")
@@ -291,7 +289,7 @@ def parse_ruleset(data: dict, source: str = "", where: str = "ruleset") -> Rules
     )
 
 
-def _erren_settings(switches: dict, fail) -> dict:
+def _erren_settings(switches: dict, data: dict, fail) -> dict:
     if switches["min_fan"] < 0:
         fail("[ruleset] min_fan must be 0 or more")
     max_doubles = switches["max_doubles"]
@@ -312,7 +310,8 @@ def _erren_settings(switches: dict, fail) -> dict:
     }
 
 
-def _xuezhan_settings(switches: dict, kong_money, fail) -> dict:
+def _xuezhan_settings(switches: dict, data: dict, fail) -> dict:
+    kong_money = data.get("kong_money")
     players = switches["players"]
     if (
         not players
@@ -349,3 +348,20 @@ def _xuezhan_settings(switches: dict, kong_money, fail) -> dict:
         "cap": switches["cap"],
         "xuezhan": xuezhan,
     }
+
+
+@dataclass(frozen=True)
+class FamilySchema:
+    """What a family's ruleset files hold beyond the fans: its switches (key -> type), its extra top-level
+    tables, and how the switches become the Ruleset's settings."""
+
+    switches: dict
+    tables: tuple[str, ...]
+    settings: Callable[[dict, dict, Callable], dict]
+
+
+# The one place the loader knows the families (the family packages, sim.families, play what it loads).
+FAMILY_SCHEMAS = {
+    "erren": FamilySchema(SWITCHES, (), _erren_settings),
+    "xuezhan": FamilySchema(XUEZHAN_SWITCHES, ("kong_money",), _xuezhan_settings),
+}
