@@ -15,7 +15,8 @@ A family is a package under ``sim/`` (``sim.erren``, ``sim.xuezhan``) holding th
 - ``rooms.toml``: the default rooms (stake, fee, entry range) that price the money.
 
 The package's ``__init__`` builds one ``Family`` from those modules, and ``sim.families`` lists the
-packages. Adding a family is adding a package and one line to that list.
+packages. Adding a family is adding a package, one line to that list, and the schema of its ruleset
+files (switches, extra tables, settings) to ``sim.ruleset.FAMILY_SCHEMAS``.
 """
 
 from dataclasses import dataclass
