@@ -19,7 +19,6 @@ when a page is stale. The hand-written text says what the rules mean; nothing he
 import re
 import sys
 import tomllib
-import unicodedata
 from pathlib import Path
 
 from analysis.rooms import load_rooms
@@ -39,6 +38,7 @@ from sim.ruleset import (
     Ruleset,
     load_ruleset,
 )
+from sim.terminal_text import display_width
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES_DIR = ROOT / "docs" / "rules"
@@ -221,19 +221,14 @@ def _header(ruleset: Ruleset) -> str:
 # ------------------------------------------------------------------------------------- `mjsim rules` text
 
 
-def _width(text: str) -> int:
-    """Columns a terminal gives the text: two for a Chinese character."""
-    return sum(2 if unicodedata.east_asian_width(character) in "WF" else 1 for character in text)
-
-
 def _columns(rows: list[list[str]], right: tuple[int, ...] = ()) -> list[str]:
     """Rows of cells as aligned lines, two spaces apart; columns in `right` are right-aligned."""
-    widths = [max(_width(row[column]) for row in rows) for column in range(len(rows[0]))]
+    widths = [max(display_width(row[column]) for row in rows) for column in range(len(rows[0]))]
     lines = []
     for row in rows:
         cells = []
         for column, cell in enumerate(row):
-            padding = " " * (widths[column] - _width(cell))
+            padding = " " * (widths[column] - display_width(cell))
             cells.append(padding + cell if column in right else cell + padding)
         lines.append("  " + "  ".join(cells).rstrip())
     return lines

@@ -21,7 +21,6 @@ their machines must see the run directory.
 import json
 import os
 import time
-import unicodedata
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, replace
 from multiprocessing import get_context
@@ -36,6 +35,7 @@ from analysis.tables import write_table, write_text_atomically
 from sim.families import family_of
 from sim.player_text import split_players
 from sim.ruleset import load_ruleset
+from sim.terminal_text import display_width
 
 RUN_FILE = "run.json"
 RECORDS = "records"
@@ -306,5 +306,4 @@ def format_tables(result: RunResult) -> str:
 
 def _pad(text: str, width: int) -> str:
     """Left-justify counting a Chinese character as two columns, as a terminal shows it."""
-    shown = sum(2 if unicodedata.east_asian_width(character) in "WF" else 1 for character in text)
-    return text + " " * max(width - shown, 1)
+    return text + " " * max(width - display_width(text), 1)
