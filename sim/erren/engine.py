@@ -526,7 +526,7 @@ def _kong(seat, code, tile, wall, rules, kinds, parameters, state, work, events,
     return drawn, source
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def _turn(seat, drawn, source, wall, rules, kinds, parameters, state, work, events, record, fans, validate):
     """The seat's turn: it holds 3k+2 tiles, `drawn` the tile just drawn (-1 after a claim). It may win,
     加倍, make kongs (each followed by a replacement draw), and ends by choosing its discard. A ready seat's
@@ -582,7 +582,7 @@ def _turn(seat, drawn, source, wall, rules, kinds, parameters, state, work, even
         return tile, code == DISCARD_READY
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def _discard(seat, tile, declare, wall, rules, state, work, events, record, validate):
     """The seat discards `tile`, declaring ready (报听, or 天听 on the dealer's first discard) if it chose to."""
     hands, visible, table = state.hands, state.visible, state.table
@@ -602,7 +602,7 @@ def _discard(seat, tile, declare, wall, rules, state, work, events, record, vali
         _note(record, _check_table(state, wall, rules, work.hand_sizes, work.check_counts))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def _answer_discard(seat, discard, wall, rules, kinds, parameters, state, work, events, record, fans, validate):
     """The opponent's answer to the discard: win, 加倍, kong, pong, chow (none on the last discard) or pass
     and draw. Returns (the seat whose turn follows, the tile it drew or -1 after a pong or chow, where the

@@ -293,7 +293,7 @@ def _declare(seat, state, rules, work, events):
 # ------------------------------------------------------------------------------------- wins and money
 
 
-@njit(cache=True)  # the fan evaluator allocates its work arrays: reference counting on
+@njit(cache=True, inline="always")  # reference counts on (the fan evaluator allocates); inlined: a call counts each array passed
 def _win_value(seat, tile, flags, in_hand, state, rules, work):
     """The raw value of the seat's win on `tile`, or -1 when the hand is not complete or (定缺) holds a tile
     of the seat's void suit."""
@@ -670,7 +670,7 @@ def _declare_voids(dealer, n, kinds, state, work, record, events, validate):
 # ------------------------------------------------------------------------------------- one deal
 
 
-@njit(cache=True)  # the fan evaluator allocates its work arrays: reference counting on
+@njit(cache=True, inline="always")  # reference counts on (the fan evaluator allocates); inlined: a call counts each array passed
 def _open_deal(deal, dealer, n, seed, template, wall, rules, kinds, parameters, state, work, events, record, fans, validate):
     """The deal: shuffle, 14 tiles to the dealer and 13 to each other seat, then the switched-on openings
     (换三张, 定缺) and the non-dealers' 报叫. Returns the dealer's last tile dealt, the tile its first turn
@@ -759,7 +759,7 @@ def _self_draw_flags(seat, source, state, settings):
     return flags
 
 
-@njit(cache=True)  # the fan evaluator allocates its work arrays: reference counting on
+@njit(cache=True, inline="always")  # reference counts on (the fan evaluator allocates); inlined: a call counts each array passed
 def _robbers(seat, tile, kinds, parameters, state, rules, work, record, validate):
     """抢杠: every other player still in may rob the tile `seat` adds to its pong. Returns how many do;
     they are in ``work.winners``, their win flags in ``work.winner_flags``."""
@@ -793,7 +793,7 @@ def _robbers(seat, tile, kinds, parameters, state, rules, work, record, validate
     return n_robbers
 
 
-@njit(cache=True)  # the fan evaluator allocates its work arrays: reference counting on
+@njit(cache=True, inline="always")  # reference counts on (the fan evaluator allocates); inlined: a call counts each array passed
 def _turn(seat, drawn, source, win_order, next_dealer, wall, rules, kinds, parameters, state, work, events, record, fans,
           validate):
     """The seat's turn: it holds 3k+2 tiles, `drawn` the tile just drawn (-1 after a pong). It may win,
@@ -863,7 +863,7 @@ def _turn(seat, drawn, source, win_order, next_dealer, wall, rules, kinds, param
         _check(state, wall, rules, seat, work, record, events, validate)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def _discard(seat, tile, declare, wall, rules, state, work, events, record, validate):
     """The seat discards `tile`, declaring 报叫 if it chose to (the dealer, with its first discard)."""
     table = state.table
@@ -879,7 +879,7 @@ def _discard(seat, tile, declare, wall, rules, state, work, events, record, vali
     _check(state, wall, rules, -1, work, record, events, validate)
 
 
-@njit(cache=True)  # the fan evaluator allocates its work arrays: reference counting on
+@njit(cache=True, inline="always")  # reference counts on (the fan evaluator allocates); inlined: a call counts each array passed
 def _answer_discard(seat, discard, after_kong, win_order, next_dealer, wall, rules, kinds, parameters, state, work, events,
                     record, fans, validate):
     """The others' answers to the discard, in turn order: every one who wins on it wins (一炮多响), else the
