@@ -1,7 +1,7 @@
 """Writing result tables: Parquet files that carry their run's configuration, seed and versions.
 
 Files are written to a temporary name and renamed, so a failed or interrupted write never leaves a
-half-written table or damages the one already there.
+half-written table or damages the one already there; every data page carries a checksum.
 """
 
 import contextlib
@@ -40,7 +40,7 @@ def write_table(frame: pd.DataFrame, path: Path, config: dict) -> Path:
         }
     )
     with _replacing(path) as temporary:
-        pq.write_table(table, temporary)
+        pq.write_table(table, temporary, write_page_checksum=True)  # verified on read (sim.run_directory)
     return path
 
 

@@ -219,7 +219,8 @@ def run(
     workers: Annotated[int, typer.Option(help="Worker processes (0: one per core).")] = 0,
     shard_size: Annotated[int, typer.Option(help="Deals per shard file.")] = 50_000,
     session_length: Annotated[int, typer.Option(help="Deals per session with dealer rotation (0: every deal draws its dealer).")] = 0,
-    resume: Annotated[bool, typer.Option("--resume", help="Finish an interrupted run in --out: play only its missing shards.")] = False,
+    resume: Annotated[bool, typer.Option("--resume", help="Finish an interrupted run in --out: play its missing shards, and again any unsound one.")] = False,
+    allow_code_change: Annotated[bool, typer.Option("--allow-code-change", help="With --resume: finish a run started by other code (its deals may differ).")] = False,
     rooms: Annotated[Path | None, typer.Option(help="A rooms file for the money tables; default the family's (sim/erren/rooms.toml, sim/xuezhan/rooms.toml).")] = None,
     backend: Annotated[str, typer.Option(help="'local' (worker processes here) or 'dask' (an existing Dask cluster).")] = "local",
     scheduler: Annotated[str | None, typer.Option(help="With --backend dask: the scheduler's address, e.g. tcp://10.0.0.1:8786.")] = None,
@@ -240,7 +241,8 @@ def run(
         raise UserError("--backend dask needs --scheduler ADDRESS, and --scheduler needs --backend dask")
     directory = out if out is not None else runner.default_directory(config)
     with progress_bar("deals", deals) as advance:
-        result = runner.run(config, directory, workers, resume, progress=advance, rooms=rooms, scheduler=scheduler)
+        result = runner.run(config, directory, workers, resume, progress=advance, rooms=rooms, scheduler=scheduler,
+                            allow_code_change=allow_code_change, notify=lambda line: typer.echo(line, err=True))
     typer.echo(runner.format_summary(result), nl=False)
 
 
@@ -288,7 +290,7 @@ def economics(
     config, ruleset = runner.load_run(run_dir)
     family = family_of(ruleset)
     room_list = grid_rooms(stake, fee) if stake is not None else load_rooms(rooms, family.rooms_file)
-    records = runner.read_records(run_dir, config)
+    records = runner.read_records(run_dir, config, ruleset)
     table = room_economics(records, room_list, horizon, players, block, seed, money=family.money)
     metadata = {**config.metadata(ruleset.source), "rooms": [asdict(room) for room in room_list], "horizon": horizon,
                 "players_simulated": players, "block": block, "resampling_seed": seed}
@@ -428,14 +430,16 @@ def rules_table(
 
 def main() -> None:
     try:
-        app(standalone_mode=False)
+        # typer turns Ctrl-C into Exit(130), which standalone_mode=False returns instead of raising
+        if app(standalone_mode=False) == 130:
+            raise typer.Abort()
     except (
         UserError, NotationError, kernels.InvalidHandError, RulesetError, ScoringError, PlayerError, RunError, RoomsError,
         OSError,
     ) as error:
         typer.echo(f"error: {error}", err=True)
         sys.exit(2)
-    except typer.Abort:
+    except (typer.Abort, KeyboardInterrupt):
         typer.echo("aborted", err=True)
         sys.exit(130)
     except Exception as error:

@@ -9,8 +9,10 @@ deal: the engine's record columns and the fan counts of the ruleset's fans, ``fa
 k*S .. (k+1)*S - 1 and is a pure function of the configuration (each deal depends only on the seed and its
 index), so the files are the same whatever the number of workers. Every file is written to a temporary
 name and renamed, and carries the configuration, the ruleset file's text and the package versions as
-schema metadata; a run that is interrupted resumes with ``--resume``, playing only the shards not yet
-written.
+schema metadata; a run that is interrupted (Ctrl-C, a killed worker, a full disk) resumes with
+``--resume``, playing only the shards not yet written. ``sim.run_directory`` keeps one writer per
+directory, the manifest of the shards and their check: a resume replays an unsound shard, a reader refuses
+it, and a resume after a change to the code is refused unless ``allow_code_change``.
 
 Workers are local processes started with the spawn method (the parent compiles, or loads, the engine
 first so that they load it from the cache instead of compiling it each), or the workers of an existing
@@ -20,29 +22,31 @@ their machines must see the run directory.
 
 import json
 import os
+import shutil
+import signal
+import threading
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, replace
 from multiprocessing import get_context
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
 
 from analysis.fan_tables import fan_frequency
 from analysis.rooms import load_rooms
 from analysis.tables import write_table, write_text_atomically
+from kernels.compile_cache import source_key
+from sim import run_directory
 from sim.families import family_of
 from sim.player_text import split_players
 from sim.ruleset import load_ruleset
+from sim.run_directory import RECORDS, RUN_FILE, RunError
 from sim.terminal_text import display_width
-
-RUN_FILE = "run.json"
-RECORDS = "records"
-
-
-class RunError(ValueError):
-    """A run that cannot start or go on: a bad option, or an output directory holding something else."""
 
 
 @dataclass(frozen=True)
@@ -108,38 +112,70 @@ def seated_players(ruleset, texts=None):
     return family_of(ruleset).parse_players(texts, len(texts))
 
 
-def play_shard(config: RunConfig, directory: Path, index: int, first: int, count: int) -> int:
-    """Play one shard and write it; returns its number of deals. Runs in a worker process."""
+def play_shard(config: RunConfig, directory: Path, index: int, first: int, count: int) -> tuple[int, dict]:
+    """Play one shard and write it; returns its number of deals and its manifest entry. Runs in a worker."""
     ruleset = load_ruleset(config.ruleset)
     family = family_of(ruleset)
     players = seated_players(ruleset, config.players)
     records = family.engine.play(ruleset, players, config.seed, count, first, config.session_length)
-    metadata = {**config.metadata(ruleset.source), "shard": index, "first_deal": first}
-    write_table(family.records_frame(records, ruleset), shard_path(directory, index), metadata)
-    return count
+    path = shard_path(directory, index)
+    write_table(family.records_frame(records, ruleset), path,
+                run_directory.shard_metadata(config.metadata(ruleset.source), index, first, count))
+    return count, run_directory.manifest_entry(path, first, count)
 
 
-def _prepare(config: RunConfig, directory: Path, resume: bool, ruleset) -> list[tuple[int, int, int]]:
-    """Check the output directory and return the shards still to play."""
+def _prepare(config: RunConfig, directory: Path, resume: bool, ruleset, allow_code_change: bool, notify) -> tuple[list, dict, bool]:
+    """Check the claimed output directory; returns the shards still to play, the manifest's entries, and
+    whether this call started the run (wrote run.json)."""
     run_file = directory / RUN_FILE
     wanted = config.metadata(ruleset.source)
-    if directory.exists() and not directory.is_dir():
-        raise RunError(f"{directory} exists and is not a directory")
-    if directory.exists() and any(directory.iterdir()):
-        if not resume:
-            raise RunError(f"{directory} is not empty; give --resume to finish the run there, or another --out")
-        if not run_file.is_file():
-            raise RunError(f"{directory} holds no run ({RUN_FILE} is missing); it is left as it is")
-        existing = json.loads(run_file.read_text(encoding="utf-8"))
-        if existing != wanted:
-            differing = sorted(key for key in wanted if existing.get(key) != wanted[key])
-            raise RunError(f"{directory} holds a different run (it differs in {', '.join(differing)}); it is left as it is")
-    else:
+    run_directory.remove_scratch(directory)
+    if not run_directory.holds_anything(directory):
         try:
-            write_text_atomically(run_file, json.dumps(wanted, indent=2, ensure_ascii=False) + "\n")
+            write_text_atomically(run_file, json.dumps({**wanted, "source_hash": source_key()}, indent=2, ensure_ascii=False) + "\n")
+            run_directory.write_manifest(directory, {})
         except OSError as error:
             raise RunError(f"cannot write the run to {directory}: {error.strerror or error}") from error
-    return [shard for shard in shards(config) if not shard_path(directory, shard[0]).is_file()]
+        return shards(config), {}, True
+    if not resume:
+        raise RunError(f"{directory} is not empty; give --resume to finish the run there, or another --out")
+    existing = _read_run_file(directory)
+    if any(existing.get(key) != wanted[key] for key in wanted):
+        differing = sorted(key for key in wanted if existing.get(key) != wanted[key])
+        raise RunError(f"{directory} holds a different run (it differs in {', '.join(differing)}); it is left as it is")
+    if existing.get("source_hash") != source_key() and not allow_code_change:
+        raise RunError(
+            f"the code has changed since the run in {directory} was started (source {existing.get('source_hash', 'unrecorded')}, "
+            f"now {source_key()}): finishing it would mix two engines' deals; give --allow-code-change to finish it anyway"
+        )
+    entries = run_directory.read_manifest(directory)
+    if entries is None:
+        raise RunError(f"{directory} was written by an mjsim without shard manifests; start the run again in another --out")
+    todo = []
+    for shard in shards(config):
+        path = shard_path(directory, shard[0])
+        problem = run_directory.shard_problem(path, *shard, wanted, entries)
+        if problem is None:
+            continue
+        todo.append(shard)
+        entries.pop(path.name, None)
+        if problem != "missing":
+            moved = run_directory.set_aside(directory, path)
+            notify(f"{path.name}: {problem}; moved to {moved.relative_to(directory)} and played again")
+    return todo, entries, False
+
+
+def _read_run_file(directory: Path) -> dict:
+    run_file = directory / RUN_FILE
+    if not run_file.is_file():
+        raise RunError(f"{directory} holds no run ({RUN_FILE} is missing); it is left as it is")
+    try:
+        stored = json.loads(run_file.read_text(encoding="utf-8"))
+        if not isinstance(stored, dict) or any(field not in stored for field in RunConfig.__dataclass_fields__):
+            raise ValueError("fields are missing")
+    except (OSError, UnicodeDecodeError, ValueError) as error:
+        raise RunError(f"{run_file} is damaged ({error}); it is left as it is") from None
+    return stored
 
 
 @dataclass
@@ -162,81 +198,160 @@ class RunResult:
 
 
 def run(config: RunConfig, directory: Path, workers: int = 0, resume: bool = False, progress=None, rooms=None,
-        scheduler: str | None = None) -> RunResult:
+        scheduler: str | None = None, allow_code_change: bool = False, notify=None) -> RunResult:
     """Play the run's missing shards on `workers` local processes (0: all cores), or on the Dask cluster
     at `scheduler`, then write its tables (`rooms`: a rooms file for the 富贵豆 tables, default the
-    shipped one)."""
+    shipped one). `notify` receives one line per shard set aside and played again."""
     config.check()
     ruleset = load_ruleset(config.ruleset)
     players = seated_players(ruleset, config.players)
     config = replace(config, players=players.names)  # canonical texts, so that a resume compares like with like
-    todo = _prepare(config, directory, resume, ruleset)
-    workers = workers or os.cpu_count() or 1
+    notify = notify or (lambda line: None)
+    if directory.exists() and not directory.is_dir():
+        raise RunError(f"{directory} exists and is not a directory")
+    with run_directory.claimed(directory):
+        todo, entries, started = _prepare(config, directory, resume, ruleset, allow_code_change, notify)
+        try:
+            played, seconds = _play(config, directory, ruleset, players, todo, entries, workers, scheduler, progress)
+        except BaseException:
+            if started and not entries:  # a failed start leaves nothing a later run trips on
+                for name in (RUN_FILE, run_directory.MANIFEST):
+                    (directory / name).unlink(missing_ok=True)
+                shutil.rmtree(directory / RECORDS, ignore_errors=True)  # only shards no manifest lists
+            raise
+        return summarise(directory, config, ruleset, played, seconds, rooms)
+
+
+def _play(config, directory, ruleset, players, todo, entries, workers, scheduler, progress) -> tuple[int, float]:
+    """Play the shards `todo`, adding each finished one to the manifest at once; returns (deals, seconds)."""
     family_of(ruleset).engine.play(ruleset, players, config.seed, 1)  # compile (or load) once, before the workers start
+    workers = workers or os.cpu_count() or 1
     start = time.perf_counter()
     played = 0
+
+    def finished(shard, count, entry):
+        nonlocal played
+        entries[shard_path(directory, shard[0]).name] = entry
+        run_directory.write_manifest(directory, entries)
+        played += count
+        if progress is not None:
+            progress(count)
+
     if scheduler is not None:
-        played = _run_on_dask(scheduler, config, directory.resolve(), todo, progress)
+        _run_on_dask(scheduler, config, directory.resolve(), todo, finished)
     elif workers == 1 or len(todo) <= 1:
         for shard in todo:
-            played += play_shard(config, directory, *shard)
-            if progress is not None:
-                progress(shard[2])
+            finished(shard, *play_shard(config, directory, *shard))
     else:
-        with ProcessPoolExecutor(max_workers=min(workers, len(todo)), mp_context=get_context("spawn")) as pool:
-            futures = [pool.submit(play_shard, config, directory, *shard) for shard in todo]
-            for future in as_completed(futures):
-                count = future.result()
-                played += count
-                if progress is not None:
-                    progress(count)
-    seconds = time.perf_counter() - start
-    return summarise(directory, config, ruleset, played, seconds, rooms)
+        _run_on_processes(config, directory, todo, min(workers, len(todo)), finished)
+    return played, time.perf_counter() - start
 
 
-def _run_on_dask(scheduler: str, config: RunConfig, directory: Path, todo, progress) -> int:
+def _run_on_processes(config, directory, todo, workers, finished) -> None:
+    """The shards on local worker processes. Any failure or Ctrl-C stops them all at once: queued shards
+    are cancelled, running ones killed (their half-written temporary files are removed by the next run)."""
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"), initializer=_start_worker,
+                               initargs=(os.getpid(),))
+    try:
+        futures = {pool.submit(play_shard, config, directory, *shard): shard for shard in todo}
+        for future in as_completed(futures):
+            try:
+                count, entry = future.result()
+            except BrokenProcessPool:
+                raise RunError(
+                    f"a worker process died while playing shard {futures[future][0]} (killed by the system, perhaps "
+                    "for memory); the shards already written are kept: finish the run with --resume"
+                ) from None
+            finished(futures[future], count, entry)
+    except BaseException:
+        _stop(pool)
+        raise
+    pool.shutdown()
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    pool.shutdown(wait=False, cancel_futures=True)
+    # ProcessPoolExecutor has no public way to end running tasks before Python 3.14 (terminate_workers)
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join(timeout=5)
+        if process.is_alive():
+            process.kill()
+
+
+def _start_worker(parent: int) -> None:
+    """In each worker: Ctrl-C is the parent's to handle, and the worker exits when its parent is gone."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+def _run_on_dask(scheduler: str, config: RunConfig, directory: Path, todo, finished) -> None:
     """The same shards on an existing Dask cluster; its workers must see `directory` (a shared disk)."""
     try:
         from distributed import Client
         from distributed import as_completed as completed_on_cluster
     except ImportError:
         raise RunError("the dask backend needs dask[distributed]: pip install 'mjsim[dask]'") from None
-    played = 0
     try:
         client = Client(scheduler, timeout="20s")
     except (OSError, TimeoutError) as error:
         raise RunError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
     with client:
-        futures = [client.submit(play_shard, config, directory, *shard, pure=False) for shard in todo]
-        for future in completed_on_cluster(futures):
-            count = future.result()
-            played += count
-            if progress is not None:
-                progress(count)
-    return played
+        futures = {client.submit(play_shard, config, directory, *shard, pure=False): shard for shard in todo}
+        try:
+            for future in completed_on_cluster(futures):
+                finished(futures[future], *future.result())
+        except BaseException:
+            client.cancel(list(futures))
+            raise
 
 
 def load_run(directory: Path) -> tuple[RunConfig, object]:
     """The configuration and ruleset of the run in `directory` (for `mjsim analyze`)."""
-    run_file = directory / RUN_FILE
-    if not run_file.is_file():
+    if not (directory / RUN_FILE).is_file():
         raise RunError(f"{directory} holds no run ({RUN_FILE} is missing)")
-    stored = json.loads(run_file.read_text(encoding="utf-8"))
-    config = RunConfig(**{field: stored[field] for field in RunConfig.__dataclass_fields__})
-    config = replace(config, players=tuple(config.players))
+    stored = _read_run_file(directory)
+    try:
+        config = RunConfig(**{field: stored[field] for field in RunConfig.__dataclass_fields__})
+        config = replace(config, players=tuple(config.players))
+    except TypeError as error:
+        raise RunError(f"{directory / RUN_FILE} is damaged ({error})") from None
     ruleset = load_ruleset(config.ruleset)
     if ruleset.source != stored["ruleset_source"]:
         raise RunError(f"the ruleset {config.ruleset} has changed since the run in {directory} was played")
     return config, ruleset
 
 
-def read_records(directory: Path, config: RunConfig) -> pd.DataFrame:
-    """Every deal of a finished run, in deal order."""
-    paths = [shard_path(directory, index) for index, _, _ in shards(config)]
-    missing = [path.name for path in paths if not path.is_file()]
-    if missing:
-        raise RunError(f"{directory} is missing {len(missing)} shard(s), e.g. {missing[0]}; finish it with --resume")
-    return pd.concat([pd.read_parquet(path) for path in paths], ignore_index=True)
+def read_records(directory: Path, config: RunConfig, ruleset=None) -> pd.DataFrame:
+    """Every deal of a finished run, in deal order, each shard checked first (sim.run_directory)."""
+    ruleset = ruleset or load_ruleset(config.ruleset)
+    wanted = config.metadata(ruleset.source)
+    entries = run_directory.read_manifest(directory)
+    paths = []
+    for shard in shards(config):
+        path = shard_path(directory, shard[0])
+        problem = run_directory.shard_problem(path, *shard, wanted, entries)
+        if problem == "missing":
+            raise RunError(f"{directory} is missing {path.name}; finish the run with --resume")
+        if problem is not None:
+            raise RunError(f"{path}: {problem}; mjsim run --resume --out {directory} sets it aside and plays it again")
+        paths.append(path)
+    frames = []
+    for path in paths:
+        try:
+            frames.append(pq.read_table(path, page_checksum_verification=True).to_pandas())
+        except (OSError, ValueError, pa.ArrowException) as error:  # a page that fails its checksum, or damage it missed
+            reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+            raise RunError(f"{path}: unreadable ({reason}); mjsim run --resume --out {directory} plays it again") from None
+    return pd.concat(frames, ignore_index=True)
 
 
 def summarise(directory: Path, config: RunConfig, ruleset, played: int = 0, seconds: float = 0.0, rooms=None) -> RunResult:
@@ -244,7 +359,7 @@ def summarise(directory: Path, config: RunConfig, ruleset, played: int = 0, seco
     family's own)."""
     family = family_of(ruleset)
     room_list = load_rooms(rooms, family.rooms_file)
-    records = read_records(directory, config)
+    records = read_records(directory, config, ruleset)
     metadata = config.metadata(ruleset.source)
     fan_table = fan_frequency(family.win_rows(records, ruleset), len(records), ruleset)
     outcomes = family.outcome_summary(records)

@@ -1,0 +1,181 @@
+"""A run directory's integrity: one writer at a time, the manifest of the shards it wrote, and the check of
+every shard before it is resumed or read.
+
+- **One writer.** A run holds an exclusive lock on ``.mjsim-lock`` in its directory for its whole life
+  (``flock``, released by the system when the process ends however it ends, so a crash leaves no stale
+  lock). A second ``run`` or ``--resume`` on a held directory is refused with one line naming the holder.
+  The lock file stays in the directory; nothing else reads it.
+- **The manifest.** ``manifest.json`` lists every shard the run wrote with the SHA-256 of its bytes, its
+  first deal, its row count and the source hash of the code that played it. The parent process rewrites it
+  (atomically) after each finished shard, so it never names a shard that is not on disk.
+- **Every shard checked.** A shard is sound when it is in the manifest with the same hash, and its own
+  metadata names this run's configuration hash, its index, its first deal and its row count. A missing,
+  foreign, duplicated (a copy of another shard), truncated or damaged shard fails one of these. Parquet page
+  checksums are written with every table and verified on every read, as a second line of defence.
+  ``--resume`` moves an unsound shard aside to ``records/set-aside/`` (never deleting it) and plays it
+  again; reading a run (``analyze``, ``economics``) refuses it with one line naming the shard.
+"""
+
+import contextlib
+import fcntl
+import hashlib
+import json
+import os
+import socket
+from pathlib import Path
+
+import pyarrow.parquet as pq
+
+from analysis.tables import read_metadata, write_text_atomically
+from kernels.compile_cache import source_key
+
+RUN_FILE = "run.json"
+LOCK_FILE = ".mjsim-lock"
+MANIFEST = "manifest.json"
+RECORDS = "records"
+SET_ASIDE = "set-aside"
+MANIFEST_FORMAT = 1
+
+
+class RunError(ValueError):
+    """A run that cannot start or go on: a bad option, or an output directory holding something else."""
+
+
+@contextlib.contextmanager
+def claimed(directory: Path):
+    """Hold the run directory's lock for the block (creating the directory); RunError when another process
+    holds it. A lock file this call created is removed again if the block leaves no run behind (a refused
+    or failed start leaves a directory as it found it)."""
+    path = directory / LOCK_FILE
+    descriptor = -1
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        for _ in range(100):
+            created = not path.exists()
+            descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+            try:
+                fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                holder = os.pread(descriptor, 200, 0).decode("utf-8", "replace").strip() or "another process"
+                raise RunError(f"{directory} is being written by another mjsim run ({holder}); "
+                               "wait for it to finish or choose another --out") from None
+            if path.exists() and os.stat(path).st_ino == os.fstat(descriptor).st_ino:
+                break
+            os.close(descriptor)  # the file was removed by a run that gave up meanwhile: lock the new one
+            descriptor = -1
+        else:
+            raise RunError(f"cannot lock {path}: it keeps being replaced")
+        os.ftruncate(descriptor, 0)
+        os.pwrite(descriptor, f"pid {os.getpid()} on {socket.gethostname()}\n".encode(), 0)
+    except OSError as error:
+        if descriptor >= 0:
+            os.close(descriptor)
+        raise RunError(f"cannot write the run to {directory}: {error.strerror or error}") from None
+    except BaseException:
+        if descriptor >= 0:
+            os.close(descriptor)
+        raise
+    try:
+        yield
+    finally:
+        if created and not (directory / RUN_FILE).exists():
+            path.unlink(missing_ok=True)  # still locked: no other run can hold this file meanwhile
+        os.close(descriptor)  # closing releases the lock
+
+
+def is_scratch(path: Path) -> bool:
+    """The lock file and the temporary files of writes that were cut short: not part of a run."""
+    return path.name == LOCK_FILE or (path.name.startswith(".") and path.name.endswith(".tmp"))
+
+
+def holds_anything(directory: Path) -> bool:
+    return directory.is_dir() and any(not is_scratch(path) for path in directory.iterdir())
+
+
+def remove_scratch(directory: Path) -> None:
+    """Delete the temporary files an interrupted write left (only while the lock is held: no writer is active)."""
+    for folder in (directory, directory / RECORDS):
+        if folder.is_dir():
+            for path in folder.iterdir():
+                if path.name != LOCK_FILE and is_scratch(path):
+                    path.unlink(missing_ok=True)
+
+
+def config_hash(run_config: dict) -> str:
+    """The hash that ties a shard to its run: of the run's configuration (ruleset text included)."""
+    return hashlib.sha256(json.dumps(run_config, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+
+
+def file_hash(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as stream:
+        for block in iter(lambda: stream.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def shard_metadata(run_config: dict, index: int, first: int, rows: int) -> dict:
+    """What a shard carries about itself (with the configuration, for a reader of the file alone)."""
+    return {**run_config, "config_hash": config_hash(run_config), "shard": index, "first_deal": first, "rows": rows,
+            "source_hash": source_key()}
+
+
+def read_manifest(directory: Path) -> dict | None:
+    """The manifest's shard entries (file name -> entry), or None for a run written before manifests."""
+    path = directory / MANIFEST
+    if not path.exists():
+        return None
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+        if manifest.get("format") != MANIFEST_FORMAT or not isinstance(manifest.get("shards"), dict):
+            raise ValueError("unknown format")
+        return manifest["shards"]
+    except (OSError, UnicodeDecodeError, ValueError, AttributeError) as error:
+        raise RunError(f"{path} is damaged ({error}); the run's shards cannot be checked") from None
+
+
+def write_manifest(directory: Path, entries: dict) -> None:
+    text = json.dumps({"format": MANIFEST_FORMAT, "shards": dict(sorted(entries.items()))}, indent=1) + "\n"
+    write_text_atomically(directory / MANIFEST, text)
+
+
+def manifest_entry(path: Path, first: int, rows: int) -> dict:
+    return {"sha256": file_hash(path), "first_deal": first, "rows": rows, "source_hash": source_key()}
+
+
+def shard_problem(path: Path, index: int, first: int, rows: int, run_config: dict, manifest: dict | None) -> str | None:
+    """Why the shard at `path` is not shard `index` of this run (deals first .. first + rows - 1), or None."""
+    if not path.is_file():
+        return "missing" if not path.exists() and not path.is_symlink() else "not a regular file"
+    if manifest is not None:
+        entry = manifest.get(path.name)
+        if entry is None:
+            return "not in the run's manifest (the run did not finish writing it, or it came from elsewhere)"
+        if file_hash(path) != entry.get("sha256"):
+            return "its bytes differ from those the run wrote (damaged, truncated or replaced)"
+    try:
+        metadata = read_metadata(path)
+        n_rows = pq.ParquetFile(path).metadata.num_rows
+    except Exception as error:  # pyarrow reports a damaged file with several exception types
+        return f"unreadable as Parquet ({str(error).splitlines()[0] if str(error) else type(error).__name__})"
+    config = metadata.get("config") or {}
+    own = {key: config.get(key) for key in run_config}
+    if own != run_config:
+        return "it belongs to another run (its configuration differs)"
+    if config.get("shard") != index or config.get("first_deal") != first:
+        return f"it is shard {config.get('shard')} (deals from {config.get('first_deal')}), not shard {index}"
+    if n_rows != rows or config.get("rows", rows) != rows:
+        return f"it holds {n_rows:,} deals, not {rows:,}"
+    return None
+
+
+def set_aside(directory: Path, path: Path) -> Path:
+    """Move an unsound shard to records/set-aside/ under a name not yet taken; returns the new path."""
+    folder = directory / RECORDS / SET_ASIDE
+    folder.mkdir(parents=True, exist_ok=True)
+    for attempt in range(1, 10_000):
+        target = folder / f"{path.name}.{attempt}"
+        if not target.exists():
+            os.replace(path, target)
+            return target
+    raise RunError(f"{folder} is full of set-aside shards; empty it")
