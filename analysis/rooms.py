@@ -10,6 +10,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 KEYS = {"stake": int, "fee": int, "min_entry": int, "max_entry": int}
+# Money is reckoned in 64-bit integers: a deal's largest movement (a 32-bit record times the stake) must
+# fit, summed over a session of deals, with room to spare.
+LARGEST_STAKE = 10**9
+LARGEST_AMOUNT = 10**15  # fee and entry bounds
 
 
 class RoomsError(ValueError):
@@ -32,6 +36,8 @@ def load_rooms(path: Path | str | None, default: Path) -> list[Room]:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as error:
         raise RoomsError(f"cannot read rooms file {path}: {error.strerror}") from None
+    except UnicodeDecodeError as error:
+        raise RoomsError(f"rooms file {path} is not UTF-8 text (byte offset {error.start:,})") from None
     except tomllib.TOMLDecodeError as error:
         raise RoomsError(f"rooms file {path} is not valid TOML: {error}") from None
     rooms = data.get("rooms")
@@ -46,6 +52,10 @@ def load_rooms(path: Path | str | None, default: Path) -> list[Room]:
                 raise RoomsError(f"rooms file {path}: room {name!r}: {key} must be a non-negative integer")
         if table["stake"] == 0:
             raise RoomsError(f"rooms file {path}: room {name!r}: stake must be positive")
+        for key in KEYS:
+            largest = LARGEST_STAKE if key == "stake" else LARGEST_AMOUNT
+            if table[key] > largest:
+                raise RoomsError(f"rooms file {path}: room {name!r}: {key} = {table[key]} is more than {largest:,}")
         if table["max_entry"] and table["max_entry"] < table["min_entry"]:
             raise RoomsError(f"rooms file {path}: room {name!r}: max_entry is below min_entry")
         found.append(Room(name, **table))

@@ -1,7 +1,8 @@
 """Writing result tables: Parquet files that carry their run's configuration, seed and versions.
 
 Files are written to a temporary name and renamed, so a failed or interrupted write never leaves a
-half-written table or damages the one already there; every data page carries a checksum.
+half-written table or damages the one already there; every data page carries a checksum. A write through
+a symbolic link writes its target; a path holding something other than a regular file is refused.
 """
 
 import contextlib
@@ -51,9 +52,25 @@ def write_text_atomically(path: Path, text: str) -> Path:
     return path
 
 
+class OutputPathError(ValueError):
+    """An output path that mjsim will not write: it exists and is not a regular file."""
+
+
+def output_target(path: Path) -> Path:
+    """Where a write to `path` goes: through a symbolic link to its target; refused (OutputPathError) when
+    what is there is not a regular file (a directory, a FIFO, a device), which would otherwise be replaced."""
+    path = Path(path)
+    if path.is_symlink():
+        path = path.resolve()
+    if path.exists() and not path.is_file():
+        raise OutputPathError(f"{path} exists and is not a regular file; mjsim writes its output only to regular files")
+    return path
+
+
 @contextlib.contextmanager
 def _replacing(path: Path):
     """A temporary file beside `path` that replaces it when the block succeeds and vanishes if it fails."""
+    path = output_target(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     os.close(handle)

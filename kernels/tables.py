@@ -8,10 +8,13 @@ pair among the suits: see ``kernels/shanten.py``. Number suits have 9 ranks and 
 kinds and no chows.
 
 The tables are built here by a plain dynamic programme (about a second) and cached on disk as ``.npy``
-files under ``$MJSIM_CACHE_DIR`` (default ``~/.cache/mjsim``); later loads read them back in milliseconds.
+files under ``$MJSIM_CACHE_DIR`` (default ``~/.cache/mjsim``), each beside a ``.sha256`` file holding the
+SHA-256 of its contents; later loads read them back in milliseconds, and a table whose contents do not
+match its checksum (a damaged disk, an edited file) is rebuilt instead of trusted.
 """
 
 import functools
+import hashlib
 import os
 import tempfile
 from pathlib import Path
@@ -112,30 +115,42 @@ def _cache_paths() -> tuple[Path, Path]:
     return (directory / f"shanten-suit-v{TABLE_FORMAT}.npy", directory / f"shanten-honors-v{TABLE_FORMAT}.npy")
 
 
+def _checksum(table: np.ndarray) -> str:
+    return hashlib.sha256(np.ascontiguousarray(table).tobytes()).hexdigest()
+
+
+def _checksum_path(path: Path) -> Path:
+    return path.with_suffix(".sha256")
+
+
 def _load_cached() -> ShantenTables | None:
     suit_path, honors_path = _cache_paths()
     try:
         suit = np.load(suit_path, allow_pickle=False)
         honors = np.load(honors_path, allow_pickle=False)
+        stored = {path: _checksum_path(path).read_text(encoding="ascii").strip() for path in (suit_path, honors_path)}
     except (OSError, ValueError):
         return None
     expected = {suit_path: (suit, 5**SUIT_RANKS), honors_path: (honors, 5**HONOR_RANKS)}
-    for table, n_rows in expected.values():
-        if table.dtype != np.uint8 or table.shape != (n_rows, N_COLUMNS):
+    for path, (table, n_rows) in expected.items():
+        if table.dtype != np.uint8 or table.shape != (n_rows, N_COLUMNS) or _checksum(table) != stored[path]:
             return None
     return ShantenTables(suit, honors)
 
 
 def _save_atomically(path: Path, table: np.ndarray) -> None:
+    """The table, then its checksum (a table without a matching checksum is never trusted)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            np.save(stream, table, allow_pickle=False)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    for target, write in ((path, lambda stream: np.save(stream, table, allow_pickle=False)),
+                          (_checksum_path(path), lambda stream: stream.write(_checksum(table).encode("ascii")))):
+        handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        try:
+            with os.fdopen(handle, "wb") as stream:
+                write(stream)
+            os.replace(temporary, target)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
 
 
 @functools.cache

@@ -13,7 +13,7 @@ import typer
 
 import kernels
 from analysis.rooms import RoomsError
-from analysis.tables import write_text_atomically
+from analysis.tables import OutputPathError, write_text_atomically
 from kernels.tiles import TILE_SETS
 from sim.notation import NotationError, parse_hand, parse_tiles
 from sim.player_text import PlayerError
@@ -28,13 +28,35 @@ class UserError(Exception):
     """A problem with what the user asked for, reported as one line."""
 
 
+# Limits checked up front, so that a huge value is one error line, not an overflow deep in a kernel or a
+# machine brought down growing toward all its memory.
+LARGEST_SEED = 2**63 - 1  # seeds become unsigned 64-bit stream keys
+LARGEST_DEALS = 10**12
+LARGEST_SHARD = 1_000_000  # deals held in memory at once per worker
+LARGEST_SESSION = 100_000  # a replay plays its whole session up to the deal
+LARGEST_DUEL = 10**8  # walls of a duel or league, held in memory
+LARGEST_SIMULATED = 10**9  # economics: horizon x players simulated at once
+
+
+def _within(name: str, value: int, low: int, high: int) -> None:
+    if not low <= value <= high:
+        raise UserError(f"{name} must be from {low:,} to {high:,}, not {value:,}")
+
+
 def _batch_input(path: Path) -> list[str]:
-    """The lines of a batch file, or of standard input for `-`."""
+    """The lines of a batch file, or of standard input for `-` (split on newlines only: sim.batch_text)."""
+    from sim.batch_text import BatchLineError, decode, split_lines
+
     if str(path) == "-":
-        return sys.stdin.read().splitlines()
-    if not path.is_file():
+        data, name = sys.stdin.buffer.read(), "standard input"
+    elif not path.is_file():
         raise UserError(f"batch file not found: {path}")
-    return path.read_text(encoding="utf-8").splitlines()
+    else:
+        data, name = path.read_bytes(), f"batch file {path}"
+    try:
+        return split_lines(decode(data, name))
+    except BatchLineError as error:
+        raise UserError(str(error)) from None
 
 
 def _version(show: bool) -> None:
@@ -175,8 +197,8 @@ def demo(
     from sim.demo import initial_shanten_table
     from sim.progress import progress_bar
 
-    if deals < 1:
-        raise UserError("--deals must be positive")
+    _within("--deals", deals, 1, LARGEST_DEALS)
+    _within("--seed", seed, 0, LARGEST_SEED)
     if out.exists() and not out.is_dir():
         raise UserError(f"--out {out} exists and is not a directory")
     with progress_bar("dealing", deals) as advance:
@@ -200,9 +222,10 @@ def replay(
     from sim.families import family_of
     from sim.ruleset import load_ruleset
 
+    _within("--seed", seed, 0, LARGEST_SEED)
+    _within("--deal", deal, 0, LARGEST_DEALS)
+    _within("--session-length", session_length, 0, LARGEST_SESSION)
     rules = load_ruleset(ruleset)
-    if deal < 0 or seed < 0 or session_length < 0:
-        raise UserError("--seed, --deal and --session-length must not be negative")
     family = family_of(rules)
     seats = runner.seated_players(rules, players)
     log = family.engine.replay(rules, seats, seed, deal, session_length)
@@ -230,6 +253,10 @@ def run(
     from sim.progress import progress_bar
     from sim.ruleset import load_ruleset
 
+    _within("--deals", deals, 1, LARGEST_DEALS)
+    _within("--seed", seed, 0, LARGEST_SEED)
+    _within("--shard-size", shard_size, 1, LARGEST_SHARD)
+    _within("--session-length", session_length, 0, min(LARGEST_SESSION, shard_size))
     rules = load_ruleset(ruleset)
     seats = runner.seated_players(rules, players)
     config = runner.RunConfig(ruleset, seats.names, deals, seed, shard_size, session_length)
@@ -283,6 +310,13 @@ def economics(
 
     if horizon < 1 or players < 1 or block < 1 or seed < 0:
         raise UserError("--horizon, --players and --block must be positive and --seed not negative")
+    _within("--seed", seed, 0, LARGEST_SEED)
+    _within("--horizon times --players", horizon * players, 1, LARGEST_SIMULATED)
+    _within("--block", block, 1, horizon)
+    for value in stake or []:
+        _within("--stake", value, 1, 10**9)
+    for value in fee or []:
+        _within("--fee", value, 0, 10**15)
     if (stake is None) != (fee is None) or any(value < 0 for value in (stake or []) + (fee or [])) or 0 in (stake or []):
         raise UserError("give --stake and --fee together, stakes positive and fees not negative")
     if stake is not None and rooms is not None:
@@ -319,8 +353,9 @@ def headline(
     from analysis.headline import build
     from sim.progress import progress_bar
 
-    if deals < 1 or league_walls < 2 or seed < 0:
-        raise UserError("--deals must be positive, --league-walls at least 2 and --seed not negative")
+    _within("--deals", deals, 1, LARGEST_DEALS)
+    _within("--league-walls", league_walls, 2, LARGEST_DUEL)
+    _within("--seed", seed, 0, LARGEST_SEED)
     with progress_bar("deals", 4 * deals) as advance:
         path = build(results, deals, league_walls, seed, progress=advance)
     typer.echo(f"wrote {path}")
@@ -356,8 +391,8 @@ def duel(
     from sim.families import family_of
     from sim.ruleset import load_ruleset
 
-    if deals < 2 or seed < 0:
-        raise UserError("--deals must be at least 2 and --seed not negative")
+    _within("--deals", deals, 2, LARGEST_DUEL)
+    _within("--seed", seed, 0, LARGEST_SEED)
     rules = load_ruleset(ruleset)
     if seats is not None:
         runner.check_seats(rules, seats)
@@ -387,8 +422,8 @@ def league(
 
     if len(players) < 2 or len(set(players)) != len(players):
         raise UserError("a league needs two or more different players")
-    if deals < 2 or seed < 0:
-        raise UserError("--deals must be at least 2 and --seed not negative")
+    _within("--deals", deals, 2, LARGEST_DUEL)
+    _within("--seed", seed, 0, LARGEST_SEED)
     rules = load_ruleset(ruleset)
     for player in players:
         family_of(rules).players.parse_player(player)  # every player checked before any deal is played
@@ -435,7 +470,7 @@ def main() -> None:
             raise typer.Abort()
     except (
         UserError, NotationError, kernels.InvalidHandError, RulesetError, ScoringError, PlayerError, RunError, RoomsError,
-        OSError,
+        OutputPathError, OSError,
     ) as error:
         typer.echo(f"error: {error}", err=True)
         sys.exit(2)
@@ -445,8 +480,13 @@ def main() -> None:
     except Exception as error:
         # With standalone_mode=False, usage errors (an unknown option, a bad integer) arrive here as
         # exceptions that know how to show themselves; anything else is a bug and keeps its traceback.
-        if hasattr(error, "show") and hasattr(error, "exit_code"):
-            error.show()
+        if hasattr(error, "format_message") and hasattr(error, "exit_code"):
+            message = error.format_message()
+            # typer carries its own copy of click, so the class is known by name
+            if type(error).__name__ == "NoSuchOption" and str(getattr(error, "option_name", ""))[1:2].isdigit():
+                message += " (a hand cannot start with '-'; put -- before it)"
+            command = getattr(getattr(error, "ctx", None), "command_path", "mjsim")
+            typer.echo(f"error: {message} (see {command} --help)", err=True)
             sys.exit(error.exit_code)
         raise
 

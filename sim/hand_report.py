@@ -3,12 +3,11 @@
 Copies of a kind in the player's own melds count as seen: they are neither live nor a possible wait.
 """
 
-import json
-
 import numpy as np
 
 import kernels
 from kernels.tiles import COPIES_PER_KIND, N_KINDS, TILE_SET_ALL
+from sim.batch_text import BatchLineError, parse_line
 from sim.notation import Hand, NotationError, parse_hand, tile_name
 
 
@@ -27,6 +26,11 @@ def analyse(hand: Hand, visible: np.ndarray | None = None, tile_set: np.ndarray 
     counts = hand.counts
     n_melds = len(hand.melds)
     seen = hand.meld_counts + (np.zeros(N_KINDS, np.int8) if visible is None else visible)
+    too_many = np.flatnonzero(counts + seen > np.asarray(tile_set))
+    if visible is not None and too_many.size:
+        kind = int(too_many[0])
+        raise NotationError(f"{tile_name(kind)}: {int(counts[kind] + hand.meld_counts[kind])} in the hand and melds and "
+                            f"{int(visible[kind])} seen elsewhere; the wall has only {int(tile_set[kind])}")
     live = np.clip(np.asarray(tile_set, np.int16) - counts - seen, 0, COPIES_PER_KIND)
     forms = kernels.shanten_forms(counts, n_melds)
     report = {
@@ -68,9 +72,9 @@ def batch_line(line: str, number: int, tile_set: np.ndarray = TILE_SET_ALL) -> d
     if not line.strip():
         return {"error": f"line {number}: empty line"}
     try:
-        record = json.loads(line)
-    except json.JSONDecodeError as error:
-        return {"error": f"line {number}: not valid JSON ({error.msg})"}
+        record = parse_line(line)
+    except BatchLineError as error:
+        return {"error": f"line {number}: {error}"}
     if not isinstance(record, dict) or not isinstance(record.get("tiles"), str):
         return {"error": f'line {number}: expected an object like {{"tiles": "123m456m789m1122z"}}'}
     try:

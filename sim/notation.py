@@ -2,7 +2,9 @@
 
 ``123m456p789s1234567z`` are concealed tiles (``1z``-``7z`` = 东南西北白发中), ``1f``-``8f`` flowers;
 melds are ``[123m]`` chow, ``[555m]`` pong, ``[5555m]`` exposed kong and ``(5555m)`` concealed kong.
-Anything malformed raises NotationError with one message naming the problem.
+Anything malformed raises NotationError with one message naming the problem (quoting at most a short
+piece of the text). Only ASCII digits, the suit letters, brackets and ASCII white space are notation: a
+digit of another script or a no-break space is an unknown token, not a tile or a separator.
 """
 
 import enum
@@ -26,11 +28,18 @@ from kernels.tiles import (
 
 SUIT_OFFSETS = {"m": 0, "p": 9, "s": 18, "z": HONOR_START}
 RANK_LIMITS = {"m": 9, "p": 9, "s": 9, "z": 7, "f": N_FLOWERS}
-_GROUP = re.compile(r"(\d+)([A-Za-z])")
+_GROUP = re.compile(r"([0-9]+)([A-Za-z])")
+SEPARATORS = " \t\r\n"
+SHOWN = 40  # characters of the text an error message quotes at most
 
 
 class NotationError(ValueError):
     """Text that is not a valid hand or tile."""
+
+
+def shown(text: str) -> str:
+    """`text` quoted for an error message, cut short when long (an input of 100,000 characters is not echoed)."""
+    return repr(text) if len(text) <= SHOWN else repr(text[:SHOWN]) + f"... ({len(text):,} characters)"
 
 
 class MeldKind(enum.IntEnum):
@@ -82,7 +91,7 @@ class Hand:
 
 
 def _counts(kinds) -> np.ndarray:
-    counts = np.zeros(N_KINDS, np.int8)
+    counts = np.zeros(N_KINDS, np.int64)  # wide: 300 copies of a tile must be counted as 300, not wrap
     for kind in kinds:
         counts[kind] += 1
     return counts
@@ -124,10 +133,10 @@ def _group_tiles(token: str) -> list[int]:
     while position < len(token):
         match = _GROUP.match(token, position)
         if match is None:
-            raise NotationError(f"unknown token {token[position:]!r}: write tiles as digits followed by m, p, s, z or f")
+            raise NotationError(f"unknown token {shown(token[position:])}: write tiles as digits followed by m, p, s, z or f")
         digits, letter = match.group(1), match.group(2)
         if letter not in RANK_LIMITS:
-            raise NotationError(f"unknown token {match.group(0)!r}: the suit letters are m, p, s, z and f (flowers)")
+            raise NotationError(f"unknown token {shown(match.group(0))}: the suit letters are m, p, s, z and f (flowers)")
         for digit in digits:
             rank = int(digit)
             if not 1 <= rank <= RANK_LIMITS[letter]:
@@ -139,6 +148,7 @@ def _group_tiles(token: str) -> list[int]:
 
 def _meld(token: str, concealed: bool) -> Meld:
     tiles = sorted(_group_tiles(token[1:-1]))
+    token = token if len(token) <= SHOWN else token[:SHOWN] + "..."  # as messages name it
     if any(tile >= FIRST_FLOWER for tile in tiles):
         raise NotationError(f"meld {token}: flowers cannot be in a meld")
     if len(set(tiles)) == 1 and len(tiles) == 4:
@@ -161,21 +171,21 @@ def _tokens(text: str):
     position = 0
     while position < len(text):
         char = text[position]
-        if char.isspace():
+        if char in SEPARATORS:
             position += 1
             continue
         if char in "[(":
             closing = "]" if char == "[" else ")"
             end = text.find(closing, position)
             if end < 0:
-                raise NotationError(f"unclosed {char!r} in {text[position:]!r}")
+                raise NotationError(f"unclosed {char!r} in {shown(text[position:])}")
             yield text[position : end + 1]
             position = end + 1
             continue
         if char in "])":
             raise NotationError(f"unexpected {char!r} without a matching opening bracket")
         end = position
-        while end < len(text) and not text[end].isspace() and text[end] not in "[()]":
+        while end < len(text) and text[end] not in SEPARATORS and text[end] not in "[()]":
             end += 1
         yield text[position:end]
         position = end
@@ -228,7 +238,7 @@ def parse_tiles(text: str) -> np.ndarray:
     """Counts of loose tiles (no melds, no flowers), e.g. the tiles seen on the table."""
     hand = parse_hand(text, sizes=None)
     if hand.melds or hand.flowers:
-        raise NotationError(f"{text!r}: expected plain tiles, without melds or flowers")
+        raise NotationError(f"{shown(text)}: expected plain tiles, without melds or flowers")
     return hand.counts
 
 
@@ -236,5 +246,5 @@ def parse_tile(text: str) -> int:
     """One tile kind, e.g. ``"5m"``."""
     tiles = _group_tiles(text.strip()) if text.strip() else []
     if len(tiles) != 1 or tiles[0] >= FIRST_FLOWER:
-        raise NotationError(f"{text!r} is not a single tile such as 5m or 7z")
+        raise NotationError(f"{shown(text)} is not a single tile such as 5m or 7z")
     return tiles[0]

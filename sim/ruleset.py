@@ -136,6 +136,8 @@ def _load_path(path: Path) -> Ruleset:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
         raise RulesetError(f"cannot read ruleset file {path}: {error.strerror}") from None
+    except UnicodeDecodeError as error:
+        raise RulesetError(f"ruleset file {path} is not UTF-8 text (byte offset {error.start:,})") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
@@ -191,7 +193,10 @@ def parse_ruleset(data: dict, source: str = "", where: str = "ruleset") -> Rules
         fail(f"[ruleset] has an unknown switch {key!r}; known: {', '.join(expected)}")
     if switches["tile_set"] not in TILE_SETS:
         fail(f"[ruleset] tile_set {switches['tile_set']!r} is not one of {', '.join(TILE_SETS)}")
+    if switches["tile_set"] not in schema.tile_sets:
+        fail(f"[ruleset] tile_set {switches['tile_set']!r} is not played by the {family} family (it plays {', '.join(schema.tile_sets)})")
     settings = schema.settings(switches, data, fail)
+    largest = LARGEST_FAN_VALUE[settings["combine"]]
     xuezhan = settings.get("xuezhan")
 
     fans = data.get("fans")
@@ -208,6 +213,9 @@ def parse_ruleset(data: dict, source: str = "", where: str = "ruleset") -> Rules
         value = entry["value"]
         if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
             fail(f"[fans.{fan_id}] value must be a positive integer, not {value!r}")
+        if value > largest:
+            fail(f"[fans.{fan_id}] value {value} is more than {largest:,}, the most a fan may be worth where fans "
+                 f"{COMBINE_WORDS[settings['combine']]} (the deal records hold 32-bit totals)")
         if not isinstance(entry["name"], str) or not entry["name"]:
             fail(f"[fans.{fan_id}] name must be the seed's name of the fan")
         names[ids[fan_id]] = entry["name"]
@@ -289,9 +297,23 @@ def parse_ruleset(data: dict, source: str = "", where: str = "ruleset") -> Rules
     )
 
 
+# What the 32-bit deal records and the money arithmetic hold, with room to spare: the largest value of one
+# fan by how a family combines fans, and the largest settings.
+LARGEST_FAN_VALUE = {"add": 10_000, "multiply": 1_024, "power_of_two": 16}
+COMBINE_WORDS = {"add": "are added", "multiply": "are multiplied", "power_of_two": "are exponents of two"}
+LARGEST_SETTING = 1_000_000  # min_fan, cap, each kong payment
+LARGEST_DOUBLES = 16
+
+
+def _check_at_most(fail, where: str, value: int, largest: int) -> None:
+    if value > largest:
+        fail(f"{where} = {value} is more than {largest:,}, the most the deal records and money arithmetic hold")
+
+
 def _erren_settings(switches: dict, data: dict, fail) -> dict:
     if switches["min_fan"] < 0:
         fail("[ruleset] min_fan must be 0 or more")
+    _check_at_most(fail, "[ruleset] min_fan", switches["min_fan"], LARGEST_SETTING)
     max_doubles = switches["max_doubles"]
     if isinstance(max_doubles, str):
         if max_doubles != UNLIMITED:
@@ -299,6 +321,8 @@ def _erren_settings(switches: dict, data: dict, fail) -> dict:
         max_doubles = None
     elif isinstance(max_doubles, bool) or max_doubles < 0:
         fail("[ruleset] max_doubles must be 0 or more")
+    else:
+        _check_at_most(fail, "[ruleset] max_doubles", max_doubles, LARGEST_DOUBLES)
     return {
         "min_fan": switches["min_fan"],
         "flowers": switches["flowers"],
@@ -323,6 +347,7 @@ def _xuezhan_settings(switches: dict, data: dict, fail) -> dict:
         fail(f"[ruleset] combine = {switches['combine']!r} is not one of {', '.join(XUEZHAN_COMBINES)}")
     if switches["cap"] < 0:
         fail("[ruleset] cap must be 0 (no cap) or more")
+    _check_at_most(fail, "[ruleset] cap", switches["cap"], LARGEST_SETTING)
     if switches["self_drawn_bonus"] not in SELF_DRAWN_BONUSES:
         fail(f"[ruleset] self_drawn_bonus = {switches['self_drawn_bonus']!r} is not one of {', '.join(SELF_DRAWN_BONUSES)}")
     if not isinstance(kong_money, dict):
@@ -333,6 +358,7 @@ def _xuezhan_settings(switches: dict, data: dict, fail) -> dict:
         value = kong_money[key]
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             fail(f"[kong_money] {key} = {value!r} must be a whole number of units, 0 or more")
+        _check_at_most(fail, f"[kong_money] {key}", value, LARGEST_SETTING)
     extra = set(kong_money) - set(KONG_MONEY_KEYS)
     if extra:
         fail(f"[kong_money] has an unknown key {min(extra)!r}; known: {', '.join(KONG_MONEY_KEYS)}")
@@ -358,10 +384,11 @@ class FamilySchema:
     switches: dict
     tables: tuple[str, ...]
     settings: Callable[[dict, dict, Callable], dict]
+    tile_sets: tuple[str, ...]  # the tile sets (kernels.tiles.TILE_SETS) its engine plays
 
 
 # The one place the loader knows the families (the family packages, sim.families, play what it loads).
 FAMILY_SCHEMAS = {
-    "erren": FamilySchema(SWITCHES, (), _erren_settings),
-    "xuezhan": FamilySchema(XUEZHAN_SWITCHES, ("kong_money",), _xuezhan_settings),
+    "erren": FamilySchema(SWITCHES, (), _erren_settings, ("wan-honours",)),
+    "xuezhan": FamilySchema(XUEZHAN_SWITCHES, ("kong_money",), _xuezhan_settings, ("tong-tiao",)),
 }

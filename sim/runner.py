@@ -26,6 +26,7 @@ import shutil
 import signal
 import threading
 import time
+import tomllib
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, replace
@@ -44,9 +45,11 @@ from kernels.compile_cache import source_key
 from sim import run_directory
 from sim.families import family_of
 from sim.player_text import split_players
-from sim.ruleset import load_ruleset
+from sim.ruleset import RulesetError, load_ruleset, parse_ruleset
 from sim.run_directory import RECORDS, RUN_FILE, RunError
 from sim.terminal_text import display_width
+
+MAX_SHARDS = 100_000  # files in one records directory, and entries in its manifest
 
 
 @dataclass(frozen=True)
@@ -61,6 +64,8 @@ class RunConfig:
     def check(self) -> None:
         if self.deals < 1 or self.shard_size < 1 or self.seed < 0 or self.session_length < 0:
             raise RunError("--deals and --shard-size must be positive, --seed and --session-length not negative")
+        if -(-self.deals // self.shard_size) > MAX_SHARDS:
+            raise RunError(f"{self.deals:,} deals in shards of {self.shard_size:,} make more than {MAX_SHARDS:,} shards; give a larger --shard-size")
         if self.session_length and self.shard_size % self.session_length:
             raise RunError("--shard-size must be a multiple of --session-length, so that no session spans two shards")
 
@@ -324,7 +329,14 @@ def load_run(directory: Path) -> tuple[RunConfig, object]:
         config = replace(config, players=tuple(config.players))
     except TypeError as error:
         raise RunError(f"{directory / RUN_FILE} is damaged ({error})") from None
-    ruleset = load_ruleset(config.ruleset)
+    try:
+        ruleset = load_ruleset(config.ruleset)
+    except RulesetError:
+        if not Path(config.ruleset).suffix == ".toml" or Path(config.ruleset).exists():
+            raise
+        # A ruleset file given by a path that does not reach it from here (a relative path, a moved file):
+        # the run keeps the file's text, which is what it was played with.
+        ruleset = parse_ruleset(tomllib.loads(stored["ruleset_source"]), stored["ruleset_source"], f"{config.ruleset} (as kept in {RUN_FILE})")
     if ruleset.source != stored["ruleset_source"]:
         raise RunError(f"the ruleset {config.ruleset} has changed since the run in {directory} was played")
     return config, ruleset

@@ -13,13 +13,13 @@ rows, giving each row's result (a ``Score`` with fans, total and minimum; a ``Xu
 each payer pays before and after the cap) or None where the tiles are not a complete hand.
 """
 
-import json
 from dataclasses import dataclass, fields
 
 import numpy as np
 
 from kernels.fan_ids import CONTEXT_FLAG_BITS
 from kernels.tiles import COPIES_PER_KIND, N_KINDS, TILE_SETS
+from sim.batch_text import BatchLineError, parse_line
 from sim.notation import (
     Hand,
     NotationError,
@@ -163,9 +163,9 @@ def _batch_record(line: str) -> tuple[Hand, int, WinContext]:
     if not line.strip():
         raise ScoringError("empty line")
     try:
-        record = json.loads(line)
-    except json.JSONDecodeError as error:
-        raise ScoringError(f"not valid JSON ({error.msg})") from None
+        record = parse_line(line)
+    except BatchLineError as error:
+        raise ScoringError(str(error)) from None
     if not isinstance(record, dict) or not isinstance(record.get("hand"), str) or not isinstance(record.get("win"), str):
         raise ScoringError('expected an object like {"hand": "123456789m1235m", "win": "5m", "self_drawn": true}')
     unknown = set(record) - {"hand", "melds", "win", *CONTEXT_KEYS}

@@ -72,7 +72,7 @@ def test_batch_writes_one_line_per_input_line_and_reports_bad_lines(mjsim, tmp_p
         (["replay", "--players", "greedy,cheater"], "unknown heuristic 'cheater'"),
         (["replay", "--players", "greedy:speed=2,greedy"], "greedy: unknown parameter"),
         (["replay", "--ruleset", "mahjong-solitaire"], "mahjong-solitaire"),
-        (["replay", "--deal", "-1"], "must not be negative"),
+        (["replay", "--deal", "-1"], "--deal must be from 0 to"),
     ],
 )
 def test_bad_input_gets_one_error_line_and_exit_2(mjsim, arguments, message):
@@ -240,7 +240,7 @@ def test_batch_dash_reads_standard_input(mjsim, monkeypatch, tmp_path, command):
     batch = tmp_path / "in.jsonl"
     batch.write_text(text, encoding="utf-8")
     _, from_file, _ = mjsim(command, "--batch", str(batch))
-    monkeypatch.setattr(sys, "stdin", io.StringIO(text))
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode("utf-8"))))
     code, from_stdin, _ = mjsim(command, "--batch", "-")
     assert code == 0 and from_stdin == from_file and len(from_stdin.splitlines()) == 2
 

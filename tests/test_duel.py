@@ -67,7 +67,7 @@ def test_duel_command_reports_both_players_and_the_verdict(mjsim):
     [
         (["duel", "greedy", "oracle"], "unknown heuristic 'oracle'"),
         (["duel", "greedy", "random", "--room", "casino"], "unknown room 'casino'"),
-        (["duel", "greedy", "random", "--deals", "1"], "at least 2"),
+        (["duel", "greedy", "random", "--deals", "1"], "--deals must be from 2 to"),
         (["league", "greedy"], "two or more different players"),
         (["league", "greedy", "greedy:speed=1"], "unknown parameter"),
     ],

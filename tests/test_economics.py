@@ -66,7 +66,7 @@ def test_economics_command_writes_a_table_per_room(mjsim, tmp_path):
     [
         (["--stake", "10"], "--stake and --fee together"),
         (["--horizon", "0"], "must be positive"),
-        (["--stake", "0", "--fee", "1"], "stakes positive"),
+        (["--stake", "0", "--fee", "1"], "--stake must be from 1 to"),
     ],
 )
 def test_economics_bad_input_is_one_error_line(mjsim, tmp_path, arguments, message):

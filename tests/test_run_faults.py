@@ -1,7 +1,7 @@
 """What a run directory promises when things go wrong: one writer at a time, every shard checked before it is
 resumed or read (a missing, copied, foreign, truncated or damaged shard is named, set aside and played again),
-no resume across a change of code unless asked, a failed start that leaves nothing behind, and Ctrl-C or a
-dead worker that stops the run at once and leaves it resumable."""
+no resume across a change of code unless asked, a failed start that leaves nothing behind, Ctrl-C or a
+dead worker that stops the run at once and leaves it resumable, and cached tables that are checked before use."""
 
 import json
 import os
@@ -237,3 +237,18 @@ def test_ctrl_c_in_a_batch_exits_130(tmp_path):
     process.send_signal(signal.SIGINT)
     _, error = process.communicate(timeout=30)
     assert process.returncode == 130 and error.strip().splitlines()[-1] == "aborted" and "Traceback" not in error
+
+
+def test_a_damaged_shanten_table_cache_is_rebuilt_not_trusted(tmp_path, monkeypatch):
+    from kernels import tables
+
+    monkeypatch.setenv("MJSIM_CACHE_DIR", str(tmp_path))
+    sound = tables.load_tables.__wrapped__()  # builds and caches
+    suit_path = tables._cache_paths()[0]
+    damaged = np.load(suit_path)
+    damaged[123] = 0  # one zeroed row made 123456789m1357z "complete" when it was trusted
+    np.save(suit_path, damaged)
+    assert tables._load_cached() is None
+    rebuilt = tables.load_tables.__wrapped__()
+    assert np.array_equal(rebuilt.suit, sound.suit) and np.array_equal(np.load(suit_path), sound.suit)
+    assert tables._load_cached() is not None

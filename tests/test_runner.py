@@ -86,7 +86,7 @@ def test_run_command_writes_tables_and_prints_a_summary(mjsim, tmp_path):
         (["--ruleset", "no-such-ruleset"], "no-such-ruleset"),
         (["--players", "greedy,oracle"], "unknown heuristic 'oracle'"),
         (["--players", "greedy:greed=2,greedy"], "unknown parameter"),
-        (["--deals", "0"], "must be positive"),
+        (["--deals", "0"], "--deals must be from 1 to"),
         (["--shard-size", "1000", "--session-length", "300"], "multiple of --session-length"),
         (["--workers", "-1"], "must not be negative"),
     ],
