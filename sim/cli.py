@@ -312,7 +312,6 @@ def economics(
         raise UserError("--horizon, --players and --block must be positive and --seed not negative")
     _within("--seed", seed, 0, LARGEST_SEED)
     _within("--horizon times --players", horizon * players, 1, LARGEST_SIMULATED)
-    _within("--block", block, 1, horizon)
     for value in stake or []:
         _within("--stake", value, 1, 10**9)
     for value in fee or []:

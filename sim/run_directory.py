@@ -149,7 +149,7 @@ def shard_problem(path: Path, index: int, first: int, rows: int, run_config: dic
         return "missing" if not path.exists() and not path.is_symlink() else "not a regular file"
     if manifest is not None:
         entry = manifest.get(path.name)
-        if entry is None:
+        if not isinstance(entry, dict):
             return "not in the run's manifest (the run did not finish writing it, or it came from elsewhere)"
         if file_hash(path) != entry.get("sha256"):
             return "its bytes differ from those the run wrote (damaged, truncated or replaced)"

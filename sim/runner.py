@@ -336,7 +336,11 @@ def load_run(directory: Path) -> tuple[RunConfig, object]:
             raise
         # A ruleset file given by a path that does not reach it from here (a relative path, a moved file):
         # the run keeps the file's text, which is what it was played with.
-        ruleset = parse_ruleset(tomllib.loads(stored["ruleset_source"]), stored["ruleset_source"], f"{config.ruleset} (as kept in {RUN_FILE})")
+        try:
+            kept = tomllib.loads(stored["ruleset_source"])
+        except (tomllib.TOMLDecodeError, TypeError) as error:
+            raise RunError(f"{directory / RUN_FILE} is damaged (its ruleset text: {error})") from None
+        ruleset = parse_ruleset(kept, stored["ruleset_source"], f"{config.ruleset} (as kept in {RUN_FILE})")
     if ruleset.source != stored["ruleset_source"]:
         raise RunError(f"the ruleset {config.ruleset} has changed since the run in {directory} was played")
     return config, ruleset
