@@ -275,15 +275,23 @@ def _run_on_processes(config, directory, todo, workers, finished) -> None:
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:
-    pool.shutdown(wait=False, cancel_futures=True)
-    # ProcessPoolExecutor has no public way to end running tasks before Python 3.14 (terminate_workers)
-    processes = list((getattr(pool, "_processes", None) or {}).values())
-    for process in processes:
-        process.terminate()
-    for process in processes:
-        process.join(timeout=5)
-        if process.is_alive():
-            process.kill()
+    """End the workers at once. A second Ctrl-C meanwhile is ignored: cut short, the stop would leave
+    workers running, and Python's exit would wait for them."""
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if threading.current_thread() is threading.main_thread() else None
+    try:
+        # ProcessPoolExecutor has no public way to end running tasks before Python 3.14 (terminate_workers);
+        # its processes must be taken before shutdown, which forgets them
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            process.join(timeout=5)
+            if process.is_alive():
+                process.kill()
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
 
 
 def _start_worker(parent: int) -> None:

@@ -5,6 +5,7 @@ dead worker that stops the run at once and leaves it resumable, and cached table
 
 import json
 import os
+import resource
 import shutil
 import signal
 import subprocess
@@ -201,6 +202,9 @@ def test_ctrl_c_stops_a_two_worker_run_at_once_with_exit_130_and_it_resumes(tmp_
     workers = _children(process.pid)
     process.send_signal(signal.SIGINT)
     interrupted = time.monotonic()
+    time.sleep(0.3)
+    if process.poll() is None:
+        process.send_signal(signal.SIGINT)  # an impatient second Ctrl-C must not hang the stop
     _, error = process.communicate(timeout=30)
     assert process.returncode == 130 and time.monotonic() - interrupted < 10
     assert error.strip().splitlines()[-1] == "aborted" and "Traceback" not in error
@@ -252,3 +256,20 @@ def test_a_damaged_shanten_table_cache_is_rebuilt_not_trusted(tmp_path, monkeypa
     rebuilt = tables.load_tables.__wrapped__()
     assert np.array_equal(rebuilt.suit, sound.suit) and np.array_equal(np.load(suit_path), sound.suit)
     assert tables._load_cached() is not None
+
+
+def test_a_write_error_stops_a_two_worker_run_at_the_first_failed_shard(tmp_path):
+    # A file-size limit makes every shard write fail as a full disk would (Python ignores SIGXFSZ, so the
+    # write raises "File too large"); the run must stop there, not play all twelve shards first.
+    def small_files():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (50_000, 50_000))
+
+    started = time.monotonic()
+    failed = subprocess.run(
+        [*MJSIM, "run", "--deals", "120000", "--shard-size", "10000", "--workers", "2", "--out", str(tmp_path / "run")],
+        cwd=ROOT, capture_output=True, text=True, timeout=300, preexec_fn=small_files,
+    )
+    assert failed.returncode == 2 and "Traceback" not in failed.stderr
+    assert failed.stderr.strip().splitlines()[-1].startswith("error: ") and "File too large" in failed.stderr
+    assert time.monotonic() - started < 60
+    assert not list((tmp_path / "run" / "records").glob("shard-*.parquet")) if (tmp_path / "run" / "records").exists() else True
