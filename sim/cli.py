@@ -5,6 +5,7 @@ stderr and exit status 2, never a traceback.
 """
 
 import json
+import signal
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -474,6 +475,10 @@ def main() -> None:
         typer.echo(f"error: {error}", err=True)
         sys.exit(2)
     except (typer.Abort, KeyboardInterrupt):
+        # The command has stopped its workers and kept what it finished. A further Ctrl-C is ignored from
+        # here on: Python's shutdown resets its own handler to the default, so a Ctrl-C then would end the
+        # process by the signal instead of with status 130 (an ignored signal stays ignored).
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
         typer.echo("aborted", err=True)
         sys.exit(130)
     except Exception as error:

@@ -58,6 +58,19 @@ class DuelResult:
         )
 
 
+CHUNK = 20_000  # deals per engine call: numba holds off Ctrl-C until a call returns
+
+
+def _play_in_chunks(family, ruleset, players, seed: int, deals: int) -> pd.DataFrame:
+    """The walls' record columns (money needs no fan columns), played a chunk at a time so that Ctrl-C
+    stops a long duel within seconds; each deal depends only on (seed, deal), so the records are the same."""
+    return pd.concat(
+        [pd.DataFrame(family.engine.play(ruleset, players, seed, min(CHUNK, deals - first), first).columns)
+         for first in range(0, deals, CHUNK)],
+        ignore_index=True,
+    )
+
+
 def seating(seats: int, rotation: int) -> list[int]:
     """Which heuristic (0 or 1) sits in each seat in the given rotation of the alternating seating."""
     return [(seat + rotation) % seats % 2 for seat in range(seats)]
@@ -75,7 +88,7 @@ def duel(ruleset: Ruleset, first: str, second: str, deals: int, seed: int, room:
     for rotation in range(seats):
         sitting = seating(seats, rotation)
         players = family.parse_players([texts[player] for player in sitting], seats)
-        records = pd.DataFrame(family.engine.play(ruleset, players, seed, deals).columns)  # money needs no fan columns
+        records = _play_in_chunks(family, ruleset, players, seed, deals)
         changes = family.money.seat_changes(records, room)
         won = family.money.seat_wins(records)
         for seat, player in enumerate(sitting):

@@ -93,3 +93,17 @@ def test_headline_writes_the_results_readme_from_its_runs(mjsim, tmp_path):
         assert heading in text
     assert "| greedy |" in text and "mjsim headline" in text
     assert (tmp_path / "headline-erren" / "fan_frequency.parquet").is_file()
+
+
+def test_a_duel_played_in_chunks_is_the_duel_played_at_once(monkeypatch):
+    from analysis.rooms import load_rooms
+    from sim import duel as duels
+    from sim.families import family_of
+    from sim.ruleset import load_ruleset
+
+    ruleset = load_ruleset("erren")
+    room = load_rooms(None, family_of(ruleset).rooms_file)[1]
+    whole = duels.duel(ruleset, "greedy", "value", 60, 4, room)
+    monkeypatch.setattr(duels, "CHUNK", 7)  # 60 walls in nine calls, the last one short
+    chunked = duels.duel(ruleset, "greedy", "value", 60, 4, room)
+    assert chunked.table().equals(whole.table())

@@ -273,3 +273,15 @@ def test_a_write_error_stops_a_two_worker_run_at_the_first_failed_shard(tmp_path
     assert failed.stderr.strip().splitlines()[-1].startswith("error: ") and "File too large" in failed.stderr
     assert time.monotonic() - started < 60
     assert not list((tmp_path / "run" / "records").glob("shard-*.parquet")) if (tmp_path / "run" / "records").exists() else True
+
+
+@pytest.mark.parametrize("command", [["duel", "greedy", "value"], ["league", "greedy", "random"]])
+def test_ctrl_c_stops_a_long_duel_or_league_within_seconds(command):
+    process = subprocess.Popen([*MJSIM, *command, "--deals", "5000000"], cwd=ROOT, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    time.sleep(8)  # loaded and playing
+    process.send_signal(signal.SIGINT)
+    interrupted = time.monotonic()
+    _, error = process.communicate(timeout=120)
+    assert process.returncode == 130 and error.strip().splitlines()[-1] == "aborted" and "Traceback" not in error
+    assert time.monotonic() - interrupted < 15
