@@ -10,6 +10,7 @@ PyMahjongGB's fan calculator on the first of them, with the number of hands wher
 import sys
 import time
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 
@@ -262,6 +263,83 @@ def deal_rates(n_deals: int, seed: int) -> dict:
             rates[",".join([heuristic] * seats)] = _rate(lambda: engine.play(ruleset, players, seed, n_deals), n_deals)  # noqa: B023
         found["rulesets"][ruleset_id if len(ruleset.players) == 1 else f"{ruleset_id} ({seats} seats)"] = rates
     found["riichienv"] = _riichienv_rate()
+    found["user_players"] = user_player_rates(n_deals, seed)
+    found["environment"] = environment_rates(n_deals, seed)
+    return found
+
+
+def environment_rates(n_deals: int, seed: int, n_tables: int = 1024) -> dict:
+    """Steps per second of the step environment (``sim.erren.environment``) on `erren`, both seats agents
+    answering their lowest legal code: one table stepped from Python, and `n_tables` tables stepped
+    together inside numba, on one thread and on two. Best of three."""
+    from sim.erren.environment import BatchEnvironment, Environment
+
+    environment = Environment("erren")
+    single_steps = max(n_deals // 5, 1000)
+
+    def single():
+        steps, deal = 0, 0
+        environment.reset(seed, deal)
+        while steps < single_steps:
+            if environment.terminated:
+                deal += 1
+                environment.reset(seed, deal)
+                continue
+            environment.step(environment._legal[0])
+            steps += 1
+
+    single()
+    batch = BatchEnvironment(n_tables, "erren", seed=seed)
+    batch.reset()
+    rounds = max(n_deals * 20 // n_tables, 10)
+
+    def batched():
+        for _ in range(rounds):
+            batch.step(batch.masks.argmax(axis=1))
+
+    batched()
+    found = {"single": _rate(single, single_steps), "batched": _rate(batched, rounds * n_tables), "n_tables": n_tables}
+    batch = BatchEnvironment(n_tables, "erren", seed=seed, threads=2)  # the two cores of this project's machine
+    batch.reset()
+    batched()
+    found["batched_two_threads"] = _rate(batched, rounds * n_tables)
+    return found
+
+
+class FirstLegal:
+    """The trivial Python player of the benchmark (``sim.benchmark:FirstLegal``): its first legal action."""
+
+    def act(self, observation):
+        return observation.legal_actions[0]
+
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "players"
+
+
+def user_player_rates(n_deals: int, seed: int) -> dict:
+    """Deals per second on one core of `erren` with a user player in seat 0 against `greedy`, and their
+    ratio to `greedy` against `greedy` measured in the same run (docs/write-a-player.md): a trivial Python
+    player, the numba example (greedy re-written on the numba interface) and the external example bot.
+    Each is the best of three batches, Python on a fifth of `n_deals`, the external bot on a fiftieth."""
+    from sim.erren import engine
+    from sim.ruleset import load_ruleset
+
+    ruleset = load_ruleset("erren")
+    tables = {"greedy v greedy": ("greedy,greedy", n_deals), "Python FirstLegal v greedy": ("sim.benchmark:FirstLegal,greedy", n_deals // 5)}
+    if EXAMPLES.is_dir():  # the examples ship with the repository, not with an installed package
+        tables["numba example v greedy"] = (f"{EXAMPLES / 'numba_greedy.py'}:act,greedy", n_deals)
+        tables["exec example v greedy"] = (f"exec:{sys.executable} {EXAMPLES / 'json_bot.py'},greedy", max(n_deals // 50, 100))
+    found = {}
+    for label, (text, count) in tables.items():
+        players = engine.Players.parse(text)
+        try:
+            engine.play(ruleset, players, seed, 10)  # compile, load, start the program
+            found[label] = {"rate": _rate(lambda: engine.play(ruleset, players, seed, count), count), "n_deals": count}  # noqa: B023
+        finally:
+            players.close()
+    reference = found["greedy v greedy"]["rate"]
+    for measured in found.values():
+        measured["ratio"] = measured["rate"] / reference
     return found
 
 
@@ -349,6 +427,19 @@ def format_results(results: dict) -> str:
                 f"  {'riichienv ' + measured['version'] + ', 4-player rounds':<50}{measured['rate']:8.0f} rounds/s "
                 "(first legal action, step API)"
             )
+        users = deals.get("user_players")
+        if users:
+            lines.append("")
+            lines.append("user players in seat 0, erren, one core (docs/write-a-player.md); ratio to greedy v greedy")
+            for label, measured in users.items():
+                lines.append(f"  {label:<50}{measured['rate'] / 1e3:8.2f} k deals/s   {measured['ratio']:6.1%}")
+        steps = deals.get("environment")
+        if steps:
+            lines.append("")
+            lines.append("step environment, erren (both seats agents, lowest legal code)")
+            lines.append(f"  {'one table, stepped from Python':<50}{steps['single'] / 1e3:8.1f} k steps/s")
+            lines.append(f"  {str(steps['n_tables']) + ' tables, one numba call a step':<50}{steps['batched'] / 1e6:8.2f} M steps/s")
+            lines.append(f"  {'the same on two threads (two cores)':<50}{steps['batched_two_threads'] / 1e6:8.2f} M steps/s")
     return "\n".join(lines).rstrip() + "\n"
 
 

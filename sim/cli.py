@@ -426,7 +426,7 @@ def league(
     _within("--seed", seed, 0, LARGEST_SEED)
     rules = load_ruleset(ruleset)
     for player in players:
-        family_of(rules).players.parse_player(player)  # every player checked before any deal is played
+        family_of(rules).player_name(player)  # every player checked before any deal is played
     if seats is not None:
         runner.check_seats(rules, seats)
     chosen = _room(rooms, room, rules)

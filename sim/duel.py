@@ -80,7 +80,7 @@ def duel(ruleset: Ruleset, first: str, second: str, deals: int, seed: int, room:
     family = family_of(ruleset)
     seats = seats or ruleset.players[0]
     texts = (first, second)
-    names = tuple(family.players.parse_player(text)[2] for text in texts)
+    names = tuple(family.player_name(text) for text in texts)
     # per_wall[h]: heuristic h's money summed over every seat it held in every rotation, per wall
     per_wall = np.zeros((2, deals))
     wins = np.zeros(2)
@@ -88,7 +88,10 @@ def duel(ruleset: Ruleset, first: str, second: str, deals: int, seed: int, room:
     for rotation in range(seats):
         sitting = seating(seats, rotation)
         players = family.parse_players([texts[player] for player in sitting], seats)
-        records = _play_in_chunks(family, ruleset, players, seed, deals)
+        try:
+            records = _play_in_chunks(family, ruleset, players, seed, deals)
+        finally:
+            players.close()
         changes = family.money.seat_changes(records, room)
         won = family.money.seat_wins(records)
         for seat, player in enumerate(sitting):

@@ -26,6 +26,8 @@ from types import ModuleType
 import pandas as pd
 
 from analysis.fan_tables import fan_column
+from sim.player_text import PlayerError, split_players
+from sim.user_players import is_user_player
 
 
 @dataclass(frozen=True)
@@ -40,8 +42,18 @@ class Family:
     currency: str  # what the rooms pay in
 
     def parse_players(self, texts, seats: int):
-        """One player per seat, from a list of texts or one string `A,B[,C...]`."""
-        return self.engine.Players.parse(texts, seats=seats)
+        """One player per seat, from a list of texts or one string `A,B[,C...]`: built-in heuristics and
+        user players (``sim.user_players``)."""
+        listed = split_players(texts) if isinstance(texts, str) else list(texts)
+        if not hasattr(self.engine, "USER") and any(is_user_player(text, self.players.NAMES) for text in listed):
+            raise PlayerError(f"user players cannot sit at a {self.name} table yet; only built-in heuristics can")
+        return self.engine.Players.parse(listed, seats=seats)
+
+    def player_name(self, text: str) -> str:
+        """A player's canonical text: a heuristic's with all its parameters, a user player's as written."""
+        if is_user_player(text, self.players.NAMES):
+            return text.strip()
+        return self.players.parse_player(text)[2]
 
     def outcome_summary(self, records: pd.DataFrame) -> pd.DataFrame:
         return self.money.outcome_summary(records)

@@ -48,6 +48,7 @@ from sim.player_text import split_players
 from sim.ruleset import RulesetError, load_ruleset, parse_ruleset
 from sim.run_directory import RECORDS, RUN_FILE, RunError
 from sim.terminal_text import display_width
+from sim.user_players import is_user_player, user_player_label
 
 MAX_SHARDS = 100_000  # files in one records directory, and entries in its manifest
 
@@ -74,10 +75,14 @@ class RunConfig:
 
 
 def default_directory(config: RunConfig) -> Path:
-    """results/<ruleset>-<player>-v-<player>[-v-...]-seed<seed>, players without their parameters unless changed."""
+    """results/<ruleset>-<player>-v-<player>[-v-...]-seed<seed>, players without their parameters unless changed
+    (a user player by its class name, or `exec`)."""
     heuristics = family_of(load_ruleset(config.ruleset)).players
     names = []
     for text in config.players:
+        if is_user_player(text, heuristics.NAMES):
+            names.append(user_player_label(text))
+            continue
         kind, parameters, _ = heuristics.parse_player(text)
         default_parameters = heuristics.parse_player(heuristics.NAMES[kind])[1]
         name = heuristics.NAMES[kind]
@@ -122,7 +127,10 @@ def play_shard(config: RunConfig, directory: Path, index: int, first: int, count
     ruleset = load_ruleset(config.ruleset)
     family = family_of(ruleset)
     players = seated_players(ruleset, config.players)
-    records = family.engine.play(ruleset, players, config.seed, count, first, config.session_length)
+    try:
+        records = family.engine.play(ruleset, players, config.seed, count, first, config.session_length)
+    finally:
+        players.close()
     path = shard_path(directory, index)
     write_table(family.records_frame(records, ruleset), path,
                 run_directory.shard_metadata(config.metadata(ruleset.source), index, first, count))
@@ -229,7 +237,10 @@ def run(config: RunConfig, directory: Path, workers: int = 0, resume: bool = Fal
 
 def _play(config, directory, ruleset, players, todo, entries, workers, scheduler, progress) -> tuple[int, float]:
     """Play the shards `todo`, adding each finished one to the manifest at once; returns (deals, seconds)."""
-    family_of(ruleset).engine.play(ruleset, players, config.seed, 1)  # compile (or load) once, before the workers start
+    try:
+        family_of(ruleset).engine.play(ruleset, players, config.seed, 1)  # compile (or load) once, before the workers start
+    finally:
+        players.close()
     workers = workers or os.cpu_count() or 1
     start = time.perf_counter()
     played = 0
@@ -306,6 +317,20 @@ def _start_worker(parent: int) -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
+DASK_TIMEOUT_VARIABLE = "MJSIM_DASK_TIMEOUT"  # seconds to wait for the scheduler (default 20)
+
+
+def _dask_timeout() -> float:
+    text = os.environ.get(DASK_TIMEOUT_VARIABLE, "20")
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 < seconds <= 3600:
+        raise RunError(f"{DASK_TIMEOUT_VARIABLE} must be a number of seconds in (0, 3600], not {text!r}")
+    return seconds
+
+
 def _run_on_dask(scheduler: str, config: RunConfig, directory: Path, todo, finished) -> None:
     """The same shards on an existing Dask cluster; its workers must see `directory` (a shared disk)."""
     try:
@@ -314,7 +339,7 @@ def _run_on_dask(scheduler: str, config: RunConfig, directory: Path, todo, finis
     except ImportError:
         raise RunError("the dask backend needs dask[distributed]: pip install 'mjsim[dask]'") from None
     try:
-        client = Client(scheduler, timeout="20s")
+        client = Client(scheduler, timeout=f"{_dask_timeout()}s")
     except (OSError, TimeoutError) as error:
         raise RunError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
     with client:

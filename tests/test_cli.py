@@ -111,6 +111,11 @@ def test_bench_json_reports_rates_and_ratios(mjsim):
     assert all(rate > 0 for rates in deals.values() for rate in rates.values())
     assert set(deals["erren"]) == {"random,random", "greedy,greedy", "value,value", "defensive,defensive"}
     assert "greedy,greedy,greedy,greedy" in deals["liangmen-xuezhan"]
+    users = results["deals"]["user_players"]
+    assert set(users) == {"greedy v greedy", "Python FirstLegal v greedy", "numba example v greedy", "exec example v greedy"}
+    assert all(measured["rate"] > 0 for measured in users.values()) and users["greedy v greedy"]["ratio"] == 1
+    steps = results["deals"]["environment"]
+    assert steps["single"] > 0 and steps["batched"] > 0 and steps["batched_two_threads"] > 0
     row = results["sets"]["wan+honours 13"]
     assert row["shanten_kernel"] > 0 and row["ukeire_kernel"] > 0 and row["waits_kernel"] > 0
     assert row["references"]["mahjong"]["kernel_ratio"] > 1

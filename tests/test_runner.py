@@ -130,7 +130,8 @@ def test_the_dask_backend_writes_the_same_files_as_the_local_one(tmp_path):
     assert on_cluster.fan_table.equals(local.fan_table) and on_cluster.beans.equals(local.beans)
 
 
-def test_an_unreachable_scheduler_is_one_error_line(mjsim, tmp_path):
+def test_an_unreachable_scheduler_is_one_error_line(mjsim, tmp_path, monkeypatch):
+    monkeypatch.setenv("MJSIM_DASK_TIMEOUT", "2")  # the default waits 20 s for a scheduler that may be starting
     code, _, err = mjsim("run", "--deals", "100", "--out", str(tmp_path / "x"), "--backend", "dask",
                          "--scheduler", "tcp://127.0.0.1:9")
     assert code == 2 and err.startswith("error: ") and "cannot reach the Dask scheduler" in err

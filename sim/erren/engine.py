@@ -1,8 +1,11 @@
 """The 二人麻将 game engine: whole deals of `erren` and `erren-classic` played inside numba
 (docs/rules/erren-table.md).
 
-One jitted call plays a batch of deals between two heuristic players (``sim.erren.players``) and writes one
-record row per deal. A deal is a pure function of (seed, deal index, dealer): its dealer draw and wall come
+One jitted call plays a batch of deals between two players and writes one record row per deal. A deal is
+a resumable state machine (section "the state machine"): it stops at each decision of a seat that has a
+choice, which a built-in heuristic (``sim.erren.players``) answers inside the loop, and a user's player
+(``sim.user_players``: a Python class or an ``exec:`` program, seen through ``sim.erren.observation``; or a
+numba function, ``sim.numba_players``) through the loop of section "user players". A deal is a pure function of (seed, deal index, dealer): its dealer draw and wall come
 from the stream (seed, 0, deal), each seat's decisions from (seed, 1 + seat, deal) (``sim.random_streams``),
 so a deal replays identically however a run is split. With ``session_length`` > 0 the deals are played as
 sessions of that many consecutive deals where the dealer rotates (docs/rules/erren-table.md#dealer): the first dealer of a
@@ -25,10 +28,11 @@ action (tile conservation, counts, hand sizes, legality of every decision, every
 the minimum fan) and records the first violation per deal.
 """
 
+import threading
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
+from numba import njit, objmode
 
 from kernels.fan_ids import (
     EARTHLY_HAND_FLAG,
@@ -58,6 +62,11 @@ from sim.actions import (
     ADDED_KONG,
     CHOW,
     CONCEALED_KONG,
+    DECISION_CLAIM,
+    DECISION_OPENING_READY,
+    DECISION_ROB,
+    DECISION_TURN,
+    DECLARE_READY,
     DISCARD,
     DISCARD_READY,
     DOUBLE,
@@ -72,31 +81,42 @@ from sim.actions import (
 )
 from sim.deal_rules import Rules, deal_rules
 from sim.erren import players as heuristics
+from sim.erren.observation import Observation, numba_observation
 from sim.erren.players import shanten_of
 from sim.erren.table import (
+    ACTOR,
     ANY_MELD,
+    CAN_DOUBLE,
     CLAIMED_MELDS,
     DEALER,
     DEALER_DISCARDS,
     DEALER_KONG_FIRST,
+    DECISION,
     DOUBLES,
+    DRAWN,
     FLOWERS,
     HAS_FLOWERS,
     HEAVENLY_READY,
     MAX_DOUBLES,
+    MAY_MELD,
     MIN_FAN,
     N_MELDS,
     NON_DEALER_DRAWS,
+    OFFER,
     READY,
     READY_REQUIRES_CONCEALED,
     READY_TURN,
     SETTINGS_FIELDS,
+    SOURCE,
+    STEP,
     TURN,
     WALL_BACK,
     WALL_FRONT,
     WALL_TILES,
-    is_legal_claim,
-    is_legal_turn_action,
+    WIN_DECLINED,
+    WIN_FLAGS,
+    WIN_TOTAL,
+    legal_actions,
     may_declare_ready,
     new_state,
     new_work,
@@ -104,15 +124,20 @@ from sim.erren.table import (
     reset_state,
     wall_left,
 )
+from sim.numba_players import MAX_NUMBA_PARAMETERS
 from sim.player_text import PlayerError, split_players
 from sim.random_streams import random_below, shuffle_in_place, stream_state
 from sim.ruleset import Ruleset
+from sim.user_players import PlayerFailure, is_user_player, load_user_player
 
 DEALT_TO_DEALER, DEALT_TO_OTHER = 14, 13
 UNLIMITED_DOUBLES = 1 << 20
 
 # Where the tile a player holds as its 14th came from: it decides 天胡, 地胡 and 杠上开花.
 FROM_DEAL, FROM_WALL, FROM_KONG, FROM_FLOWER, FROM_CLAIM = 0, 1, 2, 3, 4
+
+# The engine's steps (table[STEP]): what it does next when it carries a deal on (see "the state machine").
+STEP_OVER, STEP_DECIDE, STEP_TURN, STEP_CLAIM, STEP_COMPLETE_KONG = range(5)
 
 # How a deal ended.
 DRAW_GAME, SELF_DRAWN, DISCARD_WIN, ROBBED_KONG = 0, 1, 2, 3
@@ -145,11 +170,12 @@ MAX_EVENTS = 400
 # Violations the validating mode records (the first per deal).
 (
     NO_VIOLATION, TILES_NOT_CONSERVED, COUNT_OUT_OF_RANGE, WRONG_HAND_SIZE, ILLEGAL_ACTION,
-    WIN_NOT_COMPLETE, WIN_BELOW_MINIMUM, FLOWERS_NOT_CONSERVED, LOG_OVERFLOW,
-) = range(9)
+    WIN_NOT_COMPLETE, WIN_BELOW_MINIMUM, FLOWERS_NOT_CONSERVED, LOG_OVERFLOW, PLAYER_FAULT,
+) = range(10)
 VIOLATIONS = (
     "none", "tiles not conserved", "tile count out of range", "wrong hand size", "illegal action",
     "win on an incomplete hand", "win below the minimum fan", "flowers not conserved", "event log overflow",
+    "a user player's answer was refused: its seat played the safe default",
 )
 
 
@@ -355,18 +381,6 @@ def _note(record, violation):
         record[R_VIOLATION] = violation
 
 
-@njit(cache=True, _nrt=False)
-def _ready_after_discard(seat, tile, state, rules, work):
-    """Whether discarding `tile` leaves a ready hand the seat may declare."""
-    hands, table = state.hands, state.table
-    if hands[seat, tile] == 0 or not may_declare_ready(seat, table, rules.settings[READY_REQUIRES_CONCEALED] != 0):
-        return False
-    hands[seat, tile] -= 1
-    ready = shanten_of(hands[seat], table[N_MELDS + seat], rules, work.shanten_scratch) == 0
-    hands[seat, tile] += 1
-    return ready
-
-
 # ------------------------------------------------------------------------------------- one deal
 
 
@@ -374,6 +388,7 @@ def _ready_after_discard(seat, tile, state, rules, work):
 def _finish(record, fans, winner, win_type, tile, flags, state, rules, work, events, validate):
     """Write the deal's record; for a win, score the winning hand once more and keep its fans."""
     hands, melds, table = state.hands, state.melds, state.table
+    table[STEP] = STEP_OVER
     record[R_WINNER] = winner
     record[R_WIN_TYPE] = win_type
     record[R_TURNS] = table[TURN]
@@ -417,10 +432,10 @@ def _finish(record, fans, winner, win_type, tile, flags, state, rules, work, eve
 
 
 @njit(cache=True, _nrt=False)
-def _open_deal(deal, dealer, seed, template, wall, rules, kinds, parameters, state, work, events, record, validate):
+def _open_deal(deal, dealer, seed, template, wall, rules, state, work, events, record, validate):
     """The deal and flowers: shuffle, 14 tiles to the dealer and 13 to the other seat, flowers set aside
-    and replaced from the back (the dealer first), then the non-dealer's 天听. Returns the dealer's last
-    tile received, the tile its first turn may win on (天胡)."""
+    and replaced from the back (the dealer first). Returns the dealer's last tile received, the tile its
+    first turn may win on (天胡)."""
     hands, table = state.hands, state.table
     streams = work.streams
     reset_state(state)
@@ -462,129 +477,86 @@ def _open_deal(deal, dealer, seed, template, wall, rules, kinds, parameters, sta
     if validate:
         work.hand_sizes[dealer], work.hand_sizes[other] = 14, 13
         _note(record, _check_table(state, wall, rules, work.hand_sizes, work.check_counts))
-
-    # 天听 of the non-dealer: ready right after the deal.
-    ready_allowed = may_declare_ready(other, table, rules.settings[READY_REQUIRES_CONCEALED] != 0)
-    if ready_allowed and shanten_of(hands[other], 0, rules, work.shanten_scratch) == 0:
-        declare, streams[other] = heuristics.initial_ready(
-            kinds[other], parameters[other], other, state, rules, work, streams[other]
-        )
-        if declare:
-            _declare_ready(other, True, state, events)
     return last_received
 
 
-@njit(cache=True, _nrt=False)
-def _kong(seat, code, tile, wall, rules, kinds, parameters, state, work, events, record, fans, validate):
-    """A concealed or added kong by `seat`, which the opponent may rob (an added kong only), then the
-    replacement draw. Returns (tile drawn, where from), the tile -1 when the deal ended."""
-    hands, melds, visible, table = state.hands, state.melds, state.visible, state.table
-    streams = work.streams
-    if code == CONCEALED_KONG:
-        hands[seat, tile] -= 4
-        _add_meld(seat, MELD_CONCEALED_KONG, tile, state)
-        if seat == table[DEALER] and table[DEALER_DISCARDS] == 0:
-            table[DEALER_KONG_FIRST] = 1
-        _log(events, EV_CONCEALED_KONG, seat, tile)
-    else:
-        hands[seat, tile] -= 1
-        _log(events, EV_ADDED_KONG, seat, tile)
-        opponent = 1 - seat
-        rob_flags = ROBBING_KONG_FLAG | _ready_flags(opponent, table)
-        rob_total = _win_total(opponent, tile, rob_flags, False, state, rules, work)
-        if rob_total >= 0:
-            can_double = _may_double(opponent, rob_total, table, rules.settings)
-            if table[READY + opponent] == 1:
-                response = encode(
-                    _locked_answer(opponent, rob_total, can_double, kinds, parameters, state, rules, work, streams),
-                    NO_TILE,
-                )
-            else:
-                response, streams[opponent] = heuristics.claim_action(
-                    kinds[opponent], parameters[opponent], opponent, tile, rob_total, can_double, False,
-                    state, rules, work, streams[opponent],
-                )
-            if validate and not is_legal_claim(response, opponent, tile, True, can_double, False, state):
-                _note(record, ILLEGAL_ACTION)
-                response = encode(PASS, NO_TILE)
-            if action_code(response) == WIN:
-                _finish(record, fans, opponent, ROBBED_KONG, tile, rob_flags, state, rules, work, events, validate)
-                return -1, FROM_KONG
-            if action_code(response) == DOUBLE:
-                table[DOUBLES + opponent] += 1
-                _log(events, EV_DOUBLE, opponent, tile)
-        melds[seat, pong_index(seat, melds, table, tile), 0] = MELD_KONG
-        visible[tile] += 1
-        table[ANY_MELD] = 1
-    drawn, source = _draw(seat, True, wall, state, events)
-    if drawn < 0:
-        _finish(record, fans, -1, DRAW_GAME, 0, 0, state, rules, work, events, validate)
-        return -1, source
-    if validate:
-        work.hand_sizes[seat], work.hand_sizes[1 - seat] = 14, 13
-        _note(record, _check_table(state, wall, rules, work.hand_sizes, work.check_counts))
-    return drawn, source
+# ------------------------------------------------------------------------------------- the state machine
+#
+# A deal is a state machine over the control fields of `table` (sim.erren.table: STEP, ACTOR, DECISION, ...).
+# `_start_deal` deals and `_apply` carries out the pending decision's answer; both then carry the deal on
+# (`_carry_on`) through every step that needs no choice, and stop at the next decision (STEP_DECIDE: a seat
+# with a choice, its legal actions given by sim.erren.table.legal_actions) or at the end (STEP_OVER). So
+# the same deal is played by the batch loop below, by a loop that asks Python players, and by the step
+# environment; a locked (ready) seat is asked only when it may 加倍 instead of winning.
+
+@njit(cache=True, inline="always", _nrt=False)
+def _ask(seat, decision, win_total, can_double, may_meld, flags, table):
+    table[STEP], table[ACTOR], table[DECISION] = STEP_DECIDE, seat, decision
+    table[WIN_TOTAL], table[CAN_DOUBLE], table[MAY_MELD], table[WIN_FLAGS] = win_total, can_double, may_meld, flags
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def _turn(seat, drawn, source, wall, rules, kinds, parameters, state, work, events, record, fans, validate):
-    """The seat's turn: it holds 3k+2 tiles, `drawn` the tile just drawn (-1 after a claim). It may win,
-    加倍, make kongs (each followed by a replacement draw), and ends by choosing its discard. A ready seat's
-    hand is locked: it wins, doubles, or discards what it drew. Returns (discard, declares ready), the
-    discard -1 when the deal ended during the turn."""
-    hands, table = state.hands, state.table
-    streams = work.streams
-    win_declined = False
-    while True:
-        flags = 0
-        win_total = -1
-        if drawn >= 0 and not win_declined:
-            flags = _self_draw_flags(seat, drawn, source, state)
-            win_total = _win_total(seat, drawn, flags, True, state, rules, work)
-        can_double = _may_double(seat, win_total, table, rules.settings)
-        if table[READY + seat] == 1:
-            if win_total >= 0:
-                if _locked_answer(seat, win_total, can_double, kinds, parameters, state, rules, work, streams) == WIN:
-                    _finish(record, fans, seat, SELF_DRAWN, drawn, flags, state, rules, work, events, validate)
-                    return -1, False
-                table[DOUBLES + seat] += 1
-                _log(events, EV_DOUBLE, seat, drawn)
-            return drawn, False
-        may_kong = drawn >= 0
-        action, streams[seat] = heuristics.turn_action(
-            kinds[seat], parameters[seat], seat, win_total, can_double, may_kong, state, rules, work, streams[seat]
-        )
-        code = action_code(action)
-        tile = action_tile(action)
-        if validate:
-            ready_after = code == DISCARD_READY and _ready_after_discard(seat, tile, state, rules, work)
-            if not is_legal_turn_action(action, seat, win_total >= 0, can_double, may_kong, ready_after, state):
-                _note(record, ILLEGAL_ACTION)
-                code, tile = DISCARD, NO_TILE
-                for kind in range(N_KINDS):
-                    if hands[seat, kind] > 0:
-                        tile = kind
-                        break
-        if code == WIN:
-            _finish(record, fans, seat, SELF_DRAWN, drawn, flags, state, rules, work, events, validate)
-            return -1, False
-        if code == DOUBLE:
-            table[DOUBLES + seat] += 1
-            _log(events, EV_DOUBLE, seat, drawn)
-            win_declined = True
-            continue
-        if code == CONCEALED_KONG or code == ADDED_KONG:
-            drawn, source = _kong(seat, code, tile, wall, rules, kinds, parameters, state, work, events, record, fans, validate)
-            if drawn < 0:
-                return -1, False
-            win_declined = False
-            continue
-        return tile, code == DISCARD_READY
+def _start_turn(seat, drawn, source, table):
+    table[STEP], table[ACTOR], table[DRAWN], table[SOURCE], table[WIN_DECLINED] = STEP_TURN, seat, drawn, source, 0
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _over(record, fans, state, rules, work, events, validate):
+    """The wall ran out: the deal is a draw."""
+    _finish(record, fans, -1, DRAW_GAME, 0, 0, state, rules, work, events, validate)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _check_turn_start(seat, state, wall, rules, work, events, record, validate):
+    """The validating mode's check when a seat begins a turn with 3k+2 tiles."""
+    if validate:
+        work.hand_sizes[seat], work.hand_sizes[1 - seat] = 14, 13
+        _note(record, _check_table(state, wall, rules, work.hand_sizes, work.check_counts))
+        if events[0, 0] >= events.shape[0] - 1:
+            _note(record, LOG_OVERFLOW)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _replacement(seat, wall, rules, state, work, events, record, fans, validate):
+    """After a kong: the replacement draw from the back, then the seat's turn goes on."""
+    drawn, source = _draw(seat, True, wall, state, events)
+    if drawn < 0:
+        _over(record, fans, state, rules, work, events, validate)
+        return
+    if validate:
+        work.hand_sizes[seat], work.hand_sizes[1 - seat] = 14, 13
+        _note(record, _check_table(state, wall, rules, work.hand_sizes, work.check_counts))
+    _start_turn(seat, drawn, source, state.table)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _offer_turn(wall, rules, state, work, events, record, fans, validate):
+    """The actor's turn with 3k+2 tiles: it may win on the tile it drew (unless it declared 加倍 on it), 加倍,
+    make kongs or discard. A locked (ready) hand wins, doubles, or throws what it drew."""
+    table = state.table
+    seat, drawn, source = table[ACTOR], table[DRAWN], table[SOURCE]
+    flags = 0
+    win_total = -1
+    if drawn >= 0 and table[WIN_DECLINED] == 0:
+        flags = _self_draw_flags(seat, drawn, source, state)
+        win_total = _win_total(seat, drawn, flags, True, state, rules, work)
+    can_double = _may_double(seat, win_total, table, rules.settings)
+    if table[READY + seat] == 1:
+        if win_total >= 0:
+            if can_double:
+                _ask(seat, DECISION_TURN, win_total, 1, 0, flags, table)
+            else:
+                _finish(record, fans, seat, SELF_DRAWN, drawn, flags, state, rules, work, events, validate)
+            return
+        _discard(seat, drawn, False, wall, rules, state, work, events, record, validate)
+        return
+    _ask(seat, DECISION_TURN, win_total, int(can_double), int(drawn >= 0), flags, table)
 
 
 @njit(cache=True, inline="always", _nrt=False)
 def _discard(seat, tile, declare, wall, rules, state, work, events, record, validate):
-    """The seat discards `tile`, declaring ready (报听, or 天听 on the dealer's first discard) if it chose to."""
+    """The seat discards `tile`, declaring ready (报听, or 天听 on the dealer's first discard) if it chose to;
+    the opponent answers next."""
     hands, visible, table = state.hands, state.visible, state.table
     hands[seat, tile] -= 1
     visible[tile] += 1
@@ -600,99 +572,259 @@ def _discard(seat, tile, declare, wall, rules, state, work, events, record, vali
     if validate:
         work.hand_sizes[0], work.hand_sizes[1] = 13, 13
         _note(record, _check_table(state, wall, rules, work.hand_sizes, work.check_counts))
+    table[STEP], table[ACTOR], table[OFFER] = STEP_CLAIM, 1 - seat, tile
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def _answer_discard(seat, discard, wall, rules, kinds, parameters, state, work, events, record, fans, validate):
-    """The opponent's answer to the discard: win, 加倍, kong, pong, chow (none on the last discard) or pass
-    and draw. Returns (the seat whose turn follows, the tile it drew or -1 after a pong or chow, where the
-    tile came from); the seat is -1 when the deal ended."""
-    hands, visible, table = state.hands, state.visible, state.table
-    streams = work.streams
-    opponent = 1 - seat
+def _pass_and_draw(seat, may_claim, wall, rules, state, work, events, record, fans, validate):
+    """The seat let the discard pass: it draws from the front (on the last discard the deal is a draw)."""
+    table = state.table
+    if not may_claim:
+        _over(record, fans, state, rules, work, events, validate)
+        return
+    table[TURN] += 1
+    if seat != table[DEALER]:
+        table[NON_DEALER_DRAWS] += 1
+    drawn, source = _draw(seat, False, wall, state, events)
+    if drawn < 0:
+        _over(record, fans, state, rules, work, events, validate)
+        return
+    _start_turn(seat, drawn, source, table)
+    _check_turn_start(seat, state, wall, rules, work, events, record, validate)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _offer_claim(wall, rules, state, work, events, record, fans, validate):
+    """The actor's answer to the opponent's discard: win, 加倍, kong, pong, chow (none on the last discard)
+    or pass and draw. A locked hand wins, doubles or passes."""
+    table = state.table
+    seat, discard = table[ACTOR], table[OFFER]
     may_claim = wall_left(table) > 0
-    flags = _discard_flags(opponent, discard, seat, state)
-    win_total = _win_total(opponent, discard, flags, False, state, rules, work)
-    can_double = _may_double(opponent, win_total, table, rules.settings)
-    if table[READY + opponent] == 1:
-        response = encode(PASS, NO_TILE)
-        if win_total >= 0:
-            response = encode(
-                _locked_answer(opponent, win_total, can_double, kinds, parameters, state, rules, work, streams), NO_TILE
-            )
+    flags = _discard_flags(seat, discard, 1 - seat, state)
+    win_total = _win_total(seat, discard, flags, False, state, rules, work)
+    can_double = _may_double(seat, win_total, table, rules.settings)
+    if table[READY + seat] == 1:
+        if win_total < 0:
+            _pass_and_draw(seat, may_claim, wall, rules, state, work, events, record, fans, validate)
+        elif can_double:
+            _ask(seat, DECISION_CLAIM, win_total, 1, int(may_claim), flags, table)
+        else:
+            _finish(record, fans, seat, DISCARD_WIN, discard, flags, state, rules, work, events, validate)
+        return
+    _ask(seat, DECISION_CLAIM, win_total, int(can_double), int(may_claim), flags, table)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _complete_kong(wall, rules, state, work, events, record, fans, validate):
+    """The added kong stands (nobody robbed it): the pong becomes a kong, then the replacement draw."""
+    melds, visible, table = state.melds, state.visible, state.table
+    seat, tile = table[ACTOR], table[OFFER]
+    melds[seat, pong_index(seat, melds, table, tile), 0] = MELD_KONG
+    visible[tile] += 1
+    table[ANY_MELD] = 1
+    _replacement(seat, wall, rules, state, work, events, record, fans, validate)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _carry_on(wall, rules, state, work, events, record, fans, validate):
+    """Take every step that needs no choice, up to the next decision or the end of the deal."""
+    table = state.table
+    while True:
+        step = table[STEP]
+        if step == STEP_TURN:
+            _offer_turn(wall, rules, state, work, events, record, fans, validate)
+        elif step == STEP_CLAIM:
+            _offer_claim(wall, rules, state, work, events, record, fans, validate)
+        elif step == STEP_COMPLETE_KONG:
+            _complete_kong(wall, rules, state, work, events, record, fans, validate)
+        else:
+            return
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _start_deal(deal, dealer, seed, template, wall, rules, state, work, events, record, fans, validate):
+    """Deal, then carry on to the first decision: the non-dealer's 天听 when its hand is ready, else the
+    dealer's first turn."""
+    table = state.table
+    last_received = _open_deal(deal, dealer, seed, template, wall, rules, state, work, events, record, validate)
+    other = 1 - dealer
+    _start_turn(dealer, last_received, FROM_DEAL, table)
+    ready_allowed = may_declare_ready(other, table, rules.settings[READY_REQUIRES_CONCEALED] != 0)
+    if ready_allowed and shanten_of(state.hands[other], 0, rules, work.shanten_scratch) == 0:
+        _ask(other, DECISION_OPENING_READY, -1, 0, 0, 0, table)
+    _carry_on(wall, rules, state, work, events, record, fans, validate)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _apply(action, wall, rules, state, work, events, record, fans, validate):
+    """Carry out the pending decision's answer `action` (legal: the caller checks), then carry on."""
+    hands, table = state.hands, state.table
+    seat, decision = table[ACTOR], table[DECISION]
+    code, tile = action_code(action), action_tile(action)
+    if decision == DECISION_OPENING_READY:
+        if code == DECLARE_READY:
+            _declare_ready(seat, True, state, events)
+        _start_turn(1 - seat, table[DRAWN], FROM_DEAL, table)
+    elif decision == DECISION_TURN:
+        if code == WIN:
+            _finish(record, fans, seat, SELF_DRAWN, table[DRAWN], table[WIN_FLAGS], state, rules, work, events, validate)
+        elif code == DOUBLE:
+            table[DOUBLES + seat] += 1
+            _log(events, EV_DOUBLE, seat, table[DRAWN])
+            table[STEP], table[WIN_DECLINED] = STEP_TURN, 1
+        elif code == CONCEALED_KONG:
+            hands[seat, tile] -= 4
+            _add_meld(seat, MELD_CONCEALED_KONG, tile, state)
+            if seat == table[DEALER] and table[DEALER_DISCARDS] == 0:
+                table[DEALER_KONG_FIRST] = 1
+            _log(events, EV_CONCEALED_KONG, seat, tile)
+            _replacement(seat, wall, rules, state, work, events, record, fans, validate)
+        elif code == ADDED_KONG:
+            hands[seat, tile] -= 1
+            _log(events, EV_ADDED_KONG, seat, tile)
+            table[STEP], table[OFFER] = STEP_COMPLETE_KONG, tile
+            opponent = 1 - seat
+            rob_flags = ROBBING_KONG_FLAG | _ready_flags(opponent, table)
+            rob_total = _win_total(opponent, tile, rob_flags, False, state, rules, work)
+            if rob_total >= 0:
+                can_double = _may_double(opponent, rob_total, table, rules.settings)
+                if table[READY + opponent] == 1 and not can_double:
+                    _finish(record, fans, opponent, ROBBED_KONG, tile, rob_flags, state, rules, work, events, validate)
+                else:
+                    _ask(opponent, DECISION_ROB, rob_total, int(can_double), 0, rob_flags, table)
+        else:
+            _discard(seat, tile, code == DISCARD_READY, wall, rules, state, work, events, record, validate)
+    elif decision == DECISION_ROB:
+        if code == WIN:
+            _finish(record, fans, seat, ROBBED_KONG, table[OFFER], table[WIN_FLAGS], state, rules, work, events, validate)
+        else:
+            if code == DOUBLE:
+                table[DOUBLES + seat] += 1
+                _log(events, EV_DOUBLE, seat, table[OFFER])
+            table[STEP], table[ACTOR] = STEP_COMPLETE_KONG, 1 - seat
     else:
-        response, streams[opponent] = heuristics.claim_action(
-            kinds[opponent], parameters[opponent], opponent, discard, win_total, can_double, may_claim,
-            state, rules, work, streams[opponent],
-        )
-    if validate and not is_legal_claim(response, opponent, discard, win_total >= 0, can_double, may_claim, state):
-        _note(record, ILLEGAL_ACTION)
-        response = encode(PASS, NO_TILE)
-    code = action_code(response)
+        _answer_claim(seat, code, tile, wall, rules, state, work, events, record, fans, validate)
+    _carry_on(wall, rules, state, work, events, record, fans, validate)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _answer_claim(seat, code, low, wall, rules, state, work, events, record, fans, validate):
+    """The seat's answer to the discard on offer: win, 加倍 (and pass), pass, or claim it for a meld."""
+    hands, visible, table = state.hands, state.visible, state.table
+    discard = table[OFFER]
     if code == WIN:
-        _finish(record, fans, opponent, DISCARD_WIN, discard, flags, state, rules, work, events, validate)
-        return -1, -1, FROM_CLAIM
+        _finish(record, fans, seat, DISCARD_WIN, discard, table[WIN_FLAGS], state, rules, work, events, validate)
+        return
     if code == DOUBLE:
-        table[DOUBLES + opponent] += 1
-        _log(events, EV_DOUBLE, opponent, discard)
+        table[DOUBLES + seat] += 1
+        _log(events, EV_DOUBLE, seat, discard)
         code = PASS
     if code == PASS:
-        if not may_claim:
-            _finish(record, fans, -1, DRAW_GAME, 0, 0, state, rules, work, events, validate)
-            return -1, -1, FROM_WALL
-        table[TURN] += 1
-        if opponent != table[DEALER]:
-            table[NON_DEALER_DRAWS] += 1
-        drawn, source = _draw(opponent, False, wall, state, events)
-        if drawn < 0:
-            _finish(record, fans, -1, DRAW_GAME, 0, 0, state, rules, work, events, validate)
-            return -1, -1, source
-        return opponent, drawn, source
+        _pass_and_draw(seat, table[MAY_MELD] != 0, wall, rules, state, work, events, record, fans, validate)
+        return
     # A claim: the discard joins the claimer's meld, the claimer's own tiles become visible.
-    low = action_tile(response)
     visible[discard] -= 1
     if code == CHOW:
         for kind in range(low, low + 3):
             if kind != discard:
-                hands[opponent, kind] -= 1
+                hands[seat, kind] -= 1
             visible[kind] += 1
-        _add_meld(opponent, MELD_CHOW, low, state)
-        _log(events, EV_CHOW, opponent, low)
+        _add_meld(seat, MELD_CHOW, low, state)
+        _log(events, EV_CHOW, seat, low)
     else:
         taken = 2 if code == PONG else 3
-        hands[opponent, discard] -= taken
+        hands[seat, discard] -= taken
         visible[discard] += taken + 1
-        _add_meld(opponent, MELD_PONG if code == PONG else MELD_KONG, discard, state)
-        _log(events, EV_PONG if code == PONG else EV_KONG, opponent, discard)
+        _add_meld(seat, MELD_PONG if code == PONG else MELD_KONG, discard, state)
+        _log(events, EV_PONG if code == PONG else EV_KONG, seat, discard)
     table[TURN] += 1
     if code == KONG:
-        drawn, source = _draw(opponent, True, wall, state, events)
+        drawn, source = _draw(seat, True, wall, state, events)
         if drawn < 0:
-            _finish(record, fans, -1, DRAW_GAME, 0, 0, state, rules, work, events, validate)
-            return -1, -1, source
-        return opponent, drawn, source
-    return opponent, -1, FROM_CLAIM
+            _over(record, fans, state, rules, work, events, validate)
+            return
+        _start_turn(seat, drawn, source, table)
+    else:
+        _start_turn(seat, -1, FROM_CLAIM, table)
+    _check_turn_start(seat, state, wall, rules, work, events, record, validate)
+
+
+# ------------------------------------------------------------------------------------- the built-in players
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _builtin_action(kinds, parameters, state, rules, work):
+    """The pending decision's answer by the actor's heuristic (sim.erren.players), from its own stream."""
+    table, streams = state.table, work.streams
+    seat, decision = table[ACTOR], table[DECISION]
+    kind, seat_parameters = kinds[seat], parameters[seat]
+    win_total, can_double = table[WIN_TOTAL], table[CAN_DOUBLE] != 0
+    if decision == DECISION_OPENING_READY:
+        declare, streams[seat] = heuristics.initial_ready(kind, seat_parameters, seat, state, rules, work, streams[seat])
+        return encode(DECLARE_READY if declare else PASS, NO_TILE)
+    if table[READY + seat] == 1:
+        return encode(_locked_answer(seat, win_total, can_double, kinds, parameters, state, rules, work, streams), NO_TILE)
+    if decision == DECISION_TURN:
+        action, streams[seat] = heuristics.turn_action(
+            kind, seat_parameters, seat, win_total, can_double, table[MAY_MELD] != 0, state, rules, work, streams[seat]
+        )
+        return action
+    action, streams[seat] = heuristics.claim_action(
+        kind, seat_parameters, seat, table[OFFER], win_total, can_double, table[MAY_MELD] != 0,
+        state, rules, work, streams[seat],
+    )
+    return action
+
+
+@njit(cache=True, _nrt=False)
+def default_action(state):
+    """The safe answer the engine gives for a seat whose player failed: win when a locked hand must, pass
+    on another's tile, throw the tile just drawn (else the first tile held)."""
+    hands, table = state.hands, state.table
+    seat = table[ACTOR]
+    if table[DECISION] == DECISION_OPENING_READY:
+        return encode(PASS, NO_TILE)
+    if table[READY + seat] == 1:
+        return encode(WIN, NO_TILE)
+    if table[DECISION] != DECISION_TURN:
+        return encode(PASS, NO_TILE)
+    drawn = table[DRAWN]
+    if drawn >= 0 and hands[seat, drawn] > 0:
+        return encode(DISCARD, drawn)
+    for kind in range(N_KINDS):
+        if hands[seat, kind] > 0:
+            return encode(DISCARD, kind)
+    return encode(DISCARD, NO_TILE)  # unreachable: a turn holds tiles
+
+
+@njit(cache=True, _nrt=False)
+def is_legal(action, state, rules, work):
+    """Whether `action` answers the pending decision legally (one of ``legal_actions``)."""
+    n = legal_actions(state, rules, work.shanten_scratch, work.legal)
+    for index in range(n):
+        if work.legal[index] == action:
+            return True
+    return False
 
 
 @njit(cache=True, _nrt=False)
 def _play_deal(deal, dealer, seed, template, wall, rules, kinds, parameters, state, work, events, record, fans, validate):
-    """Play one deal into `record`, `fans` and `events`; `wall` (and every other array) is reused."""
-    seat = dealer
-    drawn = _open_deal(deal, dealer, seed, template, wall, rules, kinds, parameters, state, work, events, record, validate)
-    source = FROM_DEAL
-    while True:
-        discard, declare = _turn(seat, drawn, source, wall, rules, kinds, parameters, state, work, events, record, fans, validate)
-        if discard < 0:
-            return
-        _discard(seat, discard, declare, wall, rules, state, work, events, record, validate)
-        seat, drawn, source = _answer_discard(seat, discard, wall, rules, kinds, parameters, state, work, events, record, fans, validate)
-        if seat < 0:
-            return
-        if validate:
-            work.hand_sizes[seat], work.hand_sizes[1 - seat] = 14, 13
-            _note(record, _check_table(state, wall, rules, work.hand_sizes, work.check_counts))
-            if events[0, 0] >= events.shape[0] - 1:
-                _note(record, LOG_OVERFLOW)
+    """Play one deal between built-in players into `record`, `fans` and `events`; every array is reused."""
+    _start_deal(deal, dealer, seed, template, wall, rules, state, work, events, record, fans, validate)
+    while state.table[STEP] == STEP_DECIDE:
+        action = _builtin_action(kinds, parameters, state, rules, work)
+        if validate and not is_legal(action, state, rules, work):
+            _note(record, ILLEGAL_ACTION)
+            action = default_action(state)
+        _apply(action, wall, rules, state, work, events, record, fans, validate)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _next_dealer(dealer, deal, row, seed, session_length):
+    """The dealer of deal `deal` (row `row` of the batch): drawn at a session's start, else the last winner."""
+    if session_length == 0 or deal % session_length == 0 or row == 0:
+        _, dealer = random_below(stream_state(seed, 0, deal), 2)
+    return dealer
 
 
 @njit(cache=True)
@@ -702,12 +834,167 @@ def _play_deals(seed, first_deal, session_length, template, rules, kinds, parame
     dealer = 0
     for row in range(records.shape[0]):
         deal = first_deal + row
-        if session_length == 0 or deal % session_length == 0 or row == 0:
-            _, dealer = random_below(stream_state(seed, 0, deal), 2)
+        dealer = _next_dealer(dealer, deal, row, seed, session_length)
         _play_deal(deal, dealer, seed, template, wall, rules, kinds, parameters, state, work, events, records[row], fans[row], validate)
         winner = records[row, R_WINNER]
         if winner >= 0 and winner != dealer:
             dealer = winner
+
+
+# ------------------------------------------------------------------------------------- user players
+#
+# A seat whose kind is USER or NUMBA holds a user's player (sim.user_players, sim.numba_players), asked at
+# each of its decisions with a choice, its legal actions in work.legal. A NUMBA seat's function is called
+# inside the loop below. A USER seat is asked through Python (numba's object mode, about 1.5 us a call):
+# `_UserTable` reads the same state arrays, builds the seat's observation and answers with an action code,
+# or -1 for the engine's safe default (a fault of an external program). `status` tells Python where the
+# loop is (deal, seat, decision), so that a failure can be named, and how a numba player failed.
+
+USER, NUMBA = -1, -2
+# status slots: where the loop is, and whether (and with what) a numba player answered illegally
+STATUS_DEAL, STATUS_SEAT, STATUS_DECISION, STATUS_ILLEGAL, STATUS_ANSWER = range(5)
+
+
+@njit(cache=True, _nrt=False)
+def start_deal(deal, dealer, seed, template, wall, rules, state, work, events, record, fans, validate):
+    """Deal and carry on to the first decision (one compiled copy of the state machine's entry, shared by
+    the loop that asks user players and by the step environment)."""
+    _start_deal(deal, dealer, seed, template, wall, rules, state, work, events, record, fans, validate)
+
+
+@njit(cache=True, _nrt=False)
+def apply(action, wall, rules, state, work, events, record, fans, validate):
+    """Carry out the pending decision's answer and carry on to the next decision or the end."""
+    _apply(action, wall, rules, state, work, events, record, fans, validate)
+
+
+@njit(cache=True, _nrt=False)
+def builtin_action(kinds, parameters, state, rules, work):
+    """The pending decision's answer by the actor's built-in heuristic."""
+    return _builtin_action(kinds, parameters, state, rules, work)
+
+
+@njit(cache=True, _nrt=False)
+def _offered(action, legal, n):
+    for index in range(n):
+        if legal[index] == action:
+            return True
+    return False
+
+
+@njit(cache=True)
+def no_numba_player(observation, parameters, rng):
+    """Stands in the loop for a seat without a numba player; never called."""
+    return observation.legal[0], rng
+
+
+# The batch each thread is playing with user players (a Dask worker may play two shards at once).
+_ASKING = threading.local()
+
+
+def _deal_begins(deal):
+    _ASKING.table.begin_deal(deal)
+
+
+def _ask_user(n_legal):
+    return _ASKING.table.ask(n_legal)
+
+
+@njit
+def _play_deals_asking(act0, act1, user_parameters, asks_python, seed, first_deal, session_length, template, rules,
+                       kinds, parameters, state, work, validate, records, fans, events, wall, status):
+    """`_play_deals` with user players: a NUMBA seat's function (act0, act1) is called here, a USER seat is
+    asked through Python. Compiled in each process, once per pair of numba functions (numba makes a function
+    part of the type, so this loop cannot be cached; its callees are), in a few seconds."""
+    dealer = 0
+    streams = work.streams
+    for row in range(records.shape[0]):
+        deal = first_deal + row
+        dealer = _next_dealer(dealer, deal, row, seed, session_length)
+        status[STATUS_DEAL] = deal
+        if asks_python:
+            with objmode():
+                _deal_begins(deal)
+        record = records[row]
+        start_deal(deal, dealer, seed, template, wall, rules, state, work, events, record, fans[row], validate)
+        while state.table[STEP] == STEP_DECIDE:
+            seat = state.table[ACTOR]
+            status[STATUS_SEAT], status[STATUS_DECISION] = seat, state.table[DECISION]
+            if kinds[seat] >= 0:
+                action = builtin_action(kinds, parameters, state, rules, work)
+                if validate and not is_legal(action, state, rules, work):
+                    _note(record, ILLEGAL_ACTION)
+                    action = default_action(state)
+            else:
+                n = legal_actions(state, rules, work.shanten_scratch, work.legal)
+                action = work.legal[0]
+                if n > 1 and kinds[seat] == NUMBA:
+                    observation = numba_observation(seat, n, state, rules, work)
+                    if seat == 0:
+                        action, streams[0] = act0(observation, user_parameters[0], streams[0])
+                    else:
+                        action, streams[1] = act1(observation, user_parameters[1], streams[1])
+                    if not _offered(action, work.legal, n):
+                        status[STATUS_ILLEGAL], status[STATUS_ANSWER] = 1, action
+                        return
+                elif n > 1:
+                    with objmode(action="int64"):
+                        action = _ask_user(n)
+                    if action < 0:
+                        _note(record, PLAYER_FAULT)
+                        action = default_action(state)
+            apply(action, wall, rules, state, work, events, record, fans[row], validate)
+        winner = records[row, R_WINNER]
+        if winner >= 0 and winner != dealer:
+            dealer = winner
+
+
+class _UserTable:
+    """The batch being played with user players, for the Python calls of `_play_deals_asking`: the state
+    arrays (the same memory the engine writes), the seats, and the deal in play."""
+
+
+    def __init__(self, ruleset, seats, seed, state, work):
+        self.ruleset, self.seats, self.seed, self.state, self.work = ruleset, seats, seed, state, work
+        self.deal = -1
+
+    def begin_deal(self, deal):
+        self.deal = deal
+        for seat, user in enumerate(self.seats):
+            if user is not None and user.kind != "numba":
+                user.begin_deal(seat, self.ruleset, self.seed, deal)
+
+    def ask(self, n_legal):
+        observation = Observation(self.state, tuple(self.work.legal[:n_legal].tolist()), self.deal, self.ruleset)
+        return self.seats[observation.seat].decide(observation)
+
+
+def _play_with_users(ruleset, players, seed, first, session_length, template, rules, validate, records, fans, events, wall):
+    state, work = new_state(), new_work()
+    status = np.zeros(5, np.int64)
+    acts = [user.act if user is not None and user.kind == "numba" else no_numba_player for user in players.users]
+    user_parameters = np.stack([user.parameters if user is not None and user.kind == "numba"
+                                else np.zeros(MAX_NUMBA_PARAMETERS) for user in players.users])
+    _ASKING.table = _UserTable(ruleset, players.users, seed, state, work)
+    arguments = (
+        user_parameters, any(user is not None and user.kind != "numba" for user in players.users), np.uint64(seed),
+        first, session_length, template, rules, players.kinds, players.parameters, state, work, validate, records,
+        fans, events, wall, status,
+    )
+    try:
+        _play_deals_asking(acts[0], acts[1], *arguments)
+    except PlayerFailure:
+        raise
+    except Exception as error:
+        user = players.users[int(status[STATUS_SEAT])]
+        if user is None or user.kind != "numba":
+            raise
+        raise user.failure(status, f"raised {type(error).__name__}: {error}") from None
+    finally:
+        _ASKING.table = None
+    if status[STATUS_ILLEGAL]:
+        user = players.users[int(status[STATUS_SEAT])]
+        raise user.failure(status, f"answered {int(status[STATUS_ANSWER])}, not a legal action,")
 
 
 # ------------------------------------------------------------------------------------- public API
@@ -715,23 +1002,46 @@ def _play_deals(seed, first_deal, session_length, template, rules, kinds, parame
 
 @dataclass(frozen=True)
 class Players:
-    """Each seat's heuristic: ids, parameter vectors, and their canonical text (``greedy:claim=1,...``)."""
+    """Each seat's player: heuristic ids (USER for a user's player), parameter vectors, their canonical text
+    (``greedy:claim=1,...``, or the user player's text), and the user players' seats (None where built in)."""
 
     kinds: np.ndarray
     parameters: np.ndarray
     names: tuple[str, ...]
+    users: tuple = ()
+
+    @property
+    def has_users(self) -> bool:
+        return any(user is not None for user in self.users)
+
+    def close(self):
+        """End the user players' programs (``exec:`` players); built-in and Python players need nothing."""
+        for user in self.users:
+            if user is not None:
+                user.close()
 
     @classmethod
     def parse(cls, texts, seats: int = 2) -> "Players":
         """From a list of player texts, or one string `A,B` (see ``split_players``); one per seat."""
         if isinstance(texts, str):
             texts = split_players(texts)
-        parsed = [heuristics.parse_player(text) for text in texts]
-        if len(parsed) != seats:
-            raise PlayerError(f"{seats} players are needed, one per seat, not {len(parsed)}")
-        kinds = np.array([kind for kind, _, _ in parsed], np.int64)
-        parameters = np.stack([vector for _, vector, _ in parsed])
-        return cls(kinds, parameters, tuple(name for _, _, name in parsed))
+        if len(texts) != seats:
+            raise PlayerError(f"{seats} players are needed, one per seat, not {len(texts)}")
+        kinds, vectors, names, users = [], [], [], []
+        for text in texts:
+            if is_user_player(text, heuristics.NAMES):
+                user = load_user_player(text)
+                users.append(user)
+                kinds.append(NUMBA if user.kind == "numba" else USER)
+                vectors.append(np.zeros(heuristics.N_PARAMETERS))
+                names.append(text.strip())
+            else:
+                kind, vector, name = heuristics.parse_player(text)
+                users.append(None)
+                kinds.append(kind)
+                vectors.append(vector)
+                names.append(name)
+        return cls(np.array(kinds, np.int64), np.stack(vectors), tuple(names), tuple(users))
 
 
 def kernel_rules(ruleset: Ruleset) -> tuple[Rules, np.ndarray]:
@@ -763,6 +1073,15 @@ class DealRecords:
         return self.fans.shape[0]
 
 
+def _play_batch(ruleset, players, seed, first, session_length, template, rules, validate, records, fans, events, wall):
+    if players.has_users:
+        _play_with_users(ruleset, players, seed, first, session_length, template, rules, validate, records, fans,
+                         events, wall)
+    else:
+        _play_deals(np.uint64(seed), first, session_length, template, rules, players.kinds, players.parameters,
+                    new_work(), validate, records, fans, events, wall)
+
+
 def play(ruleset: Ruleset, players: Players, seed: int, n_deals: int, first_deal: int = 0,
          session_length: int = 0, validate: bool = False) -> DealRecords:
     """Play deals first_deal .. first_deal + n_deals - 1. With sessions, first_deal must start one."""
@@ -772,10 +1091,8 @@ def play(ruleset: Ruleset, players: Players, seed: int, n_deals: int, first_deal
     records = np.zeros((n_deals, len(RECORD_COLUMNS)), np.int32)
     fans = np.zeros((n_deals, N_FANS), np.uint8)
     events = np.zeros((MAX_EVENTS, 3), np.int16)
-    _play_deals(
-        np.uint64(seed), first_deal, session_length, template, rules, players.kinds, players.parameters,
-        new_work(), validate, records, fans, events, template.copy(),
-    )
+    _play_batch(ruleset, players, seed, first_deal, session_length, template, rules, validate, records, fans, events,
+                template.copy())
     columns = {"deal": np.arange(first_deal, first_deal + n_deals, dtype=np.int64)}
     columns.update({name: records[:, index] for index, name in enumerate(RECORD_COLUMNS)})
     return DealRecords(columns, fans)
@@ -800,9 +1117,6 @@ def replay(ruleset: Ruleset, players: Players, seed: int, deal: int, session_len
     fans = np.zeros((n_deals, N_FANS), np.uint8)
     events = np.zeros((MAX_EVENTS, 3), np.int16)
     wall = template.copy()
-    _play_deals(
-        np.uint64(seed), first, session_length, template, rules, players.kinds, players.parameters,
-        new_work(), False, records, fans, events, wall,
-    )
+    _play_batch(ruleset, players, seed, first, session_length, template, rules, False, records, fans, events, wall)
     record = {"deal": deal, **{name: int(records[-1, index]) for index, name in enumerate(RECORD_COLUMNS)}}
     return DealLog(record, fans[-1], wall, events[1 : events[0, 0] + 1].copy())

@@ -24,20 +24,27 @@ import numpy as np
 from numba import njit
 
 from kernels.fans.mcr import new_work as new_fan_work
+from kernels.shanten import _hand_shanten
 from kernels.tiles import COPIES_PER_KIND, MELD_CONCEALED_KONG, MELD_PONG, N_KINDS
 from sim.actions import (
     ADDED_KONG,
     CHOW,
     CONCEALED_KONG,
+    DECISION_OPENING_READY,
+    DECISION_TURN,
+    DECLARE_READY,
     DISCARD,
     DISCARD_READY,
     DOUBLE,
     KONG,
+    MAX_LEGAL,
+    NO_TILE,
     PASS,
     PONG,
     WIN,
     action_code,
     action_tile,
+    encode,
 )
 
 # Scalar fields of `table` (per-seat fields take two slots: FIELD + seat).
@@ -56,7 +63,20 @@ DEALER_DISCARDS = 18
 NON_DEALER_DRAWS = 19  # ordinary (front) draws made by the non-dealer
 ANY_MELD = 20  # 1 once any chow, pong or kong (concealed included) was made: voids 地胡
 DEALER_KONG_FIRST = 21  # 1 if the dealer declared a concealed kong before its first discard: voids 天胡, 人胡, 天听
-TABLE_FIELDS = 22
+# Where the engine is (sim.erren.engine): the step it takes next and the decision it waits for. A deal is a
+# state machine over these fields, so it can stop at any decision and resume with the answer.
+STEP = 22  # the engine's next step (sim.erren.engine.STEP_*)
+ACTOR = 23  # the seat the step or pending decision belongs to
+DECISION = 24  # the pending decision's kind (sim.actions.DECISION_*)
+DRAWN = 25  # on a turn: the tile the actor just received, -1 after a claim
+SOURCE = 26  # where DRAWN came from (sim.erren.engine.FROM_*)
+WIN_DECLINED = 27  # on a turn: the actor declared 加倍 instead of winning on DRAWN
+OFFER = 28  # the tile on offer: the discard, or the tile of an added kong that may be robbed
+WIN_TOTAL = 29  # the fan total of the win the pending decision offers, -1 for none
+CAN_DOUBLE = 30  # the pending decision may 加倍 instead of winning
+MAY_MELD = 31  # a turn may make a kong (it drew a tile); a discard may be claimed (the wall is not empty)
+WIN_FLAGS = 32  # the win context flags of the win on offer (kernels.fan_ids)
+TABLE_FIELDS = 33
 
 
 class State(NamedTuple):
@@ -80,13 +100,16 @@ class Work(NamedTuple):
     streams: np.ndarray  # uint64 (2,): each seat's random stream
     hand_sizes: np.ndarray  # int64 (2,): the validating mode's expected hand sizes
     check_counts: np.ndarray  # int64 (2, 34): the validating mode's tile counts
+    legal: np.ndarray  # int64 (MAX_LEGAL,): the legal actions of the pending decision (``legal_actions``)
+    no_tiles: np.ndarray  # int8 (34,) zeros: what a numba player sees of a hand it may not see
 
 
 def new_work() -> Work:
     return Work(
         np.zeros((6, 10), np.int16), np.zeros(N_KINDS, np.int64), np.zeros(N_KINDS, np.int8),
         np.zeros(N_KINDS, np.int64), np.zeros(N_KINDS, np.int64), new_fan_work(), np.zeros(2, np.uint64),
-        np.zeros(2, np.int64), np.zeros((2, N_KINDS), np.int64),
+        np.zeros(2, np.int64), np.zeros((2, N_KINDS), np.int64), np.zeros(MAX_LEGAL, np.int64),
+        np.zeros(N_KINDS, np.int8),
     )
 
 
@@ -229,3 +252,70 @@ def is_legal_claim(action, seat, tile, win_allowed, can_double, may_claim, state
     if code == CHOW:
         return tile < 9 and chow_possible(hands[seat], action_tile(action), tile)
     return False
+
+
+@njit(cache=True, _nrt=False)
+def ready_after_discard(seat, tile, state, rules, scratch):
+    """Whether discarding `tile` leaves a ready hand the seat may declare (报听)."""
+    hands, table = state.hands, state.table
+    if hands[seat, tile] == 0 or not may_declare_ready(seat, table, rules.settings[READY_REQUIRES_CONCEALED] != 0):
+        return False
+    hand = hands[seat]
+    hand[tile] -= 1
+    ready = _hand_shanten(hand, table[N_MELDS + seat], rules.suit_table, rules.honour_table, 0, True, scratch) == 0
+    hand[tile] += 1
+    return ready
+
+
+@njit(cache=True, _nrt=False)
+def legal_actions(state, rules, scratch, out):
+    """The legal actions of the pending decision (table[DECISION] of seat table[ACTOR]) into `out`, in a
+    fixed order; returns how many. A seat whose hand is locked (ready) only wins or doubles."""
+    hands, table = state.hands, state.table
+    seat, decision = table[ACTOR], table[DECISION]
+    win_allowed, can_double = table[WIN_TOTAL] >= 0, table[CAN_DOUBLE] != 0
+    n = 0
+    if decision == DECISION_OPENING_READY:
+        out[0], out[1] = encode(PASS, NO_TILE), encode(DECLARE_READY, NO_TILE)
+        return 2
+    if decision != DECISION_TURN:
+        if table[READY + seat] == 0:
+            out[n] = encode(PASS, NO_TILE)
+            n += 1
+    if win_allowed:
+        out[n] = encode(WIN, NO_TILE)
+        n += 1
+        if can_double:
+            out[n] = encode(DOUBLE, NO_TILE)
+            n += 1
+    if table[READY + seat] == 1:
+        return n
+    may_meld = table[MAY_MELD] != 0
+    if decision == DECISION_TURN:
+        # A hand of 3k+2 tiles is as far from ready as its best discard leaves it: at most one shanten test
+        # for the whole hand, not one per discard, when no discard can leave it ready.
+        may_ready = may_declare_ready(seat, table, rules.settings[READY_REQUIRES_CONCEALED] != 0) and _hand_shanten(
+            hands[seat], table[N_MELDS + seat], rules.suit_table, rules.honour_table, 0, True, scratch
+        ) <= 0
+        for kind in range(N_KINDS):
+            if hands[seat, kind] == 0:
+                continue
+            for code in (DISCARD, DISCARD_READY, CONCEALED_KONG, ADDED_KONG):
+                action = encode(code, kind)
+                ready = code == DISCARD_READY and may_ready and ready_after_discard(seat, kind, state, rules, scratch)
+                if (code != DISCARD_READY or ready) and is_legal_turn_action(
+                    action, seat, win_allowed, can_double, may_meld, ready, state
+                ):
+                    out[n] = action
+                    n += 1
+        return n
+    tile = table[OFFER]
+    for code in (PONG, KONG):
+        if is_legal_claim(encode(code, tile), seat, tile, win_allowed, can_double, may_meld, state):
+            out[n] = encode(code, tile)
+            n += 1
+    for low in range(max(0, tile - 2), tile + 1):
+        if is_legal_claim(encode(CHOW, low), seat, tile, win_allowed, can_double, may_meld, state):
+            out[n] = encode(CHOW, low)
+            n += 1
+    return n

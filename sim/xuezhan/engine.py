@@ -50,6 +50,13 @@ Decisions where the seeds are silent (the rules book records them too):
 - both are options of 003's text ("换3张定缺"), off in both shipped rulesets; the record's
   ``initial_shanten`` is that of the hand after them.
 
+A deal is a resumable state machine (section "the state machine", as in ``sim.erren.engine``): it stops at
+each decision of a seat that has a choice, so user players (``sim.user_players``: a Python class or an
+``exec:`` program, seen through ``sim.xuezhan.observation``) may sit at the table among the heuristics.
+The decisions are a seat's turn, a rob of an added kong and a claim of a discard (each seat still in that
+may answer is asked in turn order, and the answers are resolved once all are in), the non-dealers' 报叫
+right after the deal, and, where switched on, the three tiles of 换三张 (one decision per tile) and 定缺.
+
 Each deal leaves an event log (code, seat, tile, amount; row 0 holds the count): draws, discards, claims,
 kongs, 报叫, wins, every payment (seat = payer, tile slot = payee, amount), each seat's 换三张 (seat = giver,
 tile slot = receiver, amount = its three tiles packed, ``exchanged_tiles``) and 定缺 (tile slot = the first
@@ -59,10 +66,11 @@ act, every win complete by the shanten kernel and free of its void suit, money b
 first violation per deal.
 """
 
+import threading
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
+from numba import njit, objmode
 
 from kernels.fan_ids import (
     DISCARD_AFTER_KONG_FLAG,
@@ -84,17 +92,25 @@ from kernels.tiles import (
     MELD_PONG,
     N_KINDS,
     PIN_START,
-    SOU_START,
 )
 from sim.actions import (
     ADDED_KONG,
     CONCEALED_KONG,
+    DECISION_CLAIM,
+    DECISION_EXCHANGE,
+    DECISION_OPENING_READY,
+    DECISION_ROB,
+    DECISION_TURN,
+    DECISION_VOID,
+    DECLARE_READY,
     DISCARD,
     DISCARD_READY,
+    EXCHANGE,
     KONG,
     NO_TILE,
     PASS,
     PONG,
+    VOID,
     WIN,
     action_code,
     action_tile,
@@ -103,19 +119,27 @@ from sim.actions import (
 from sim.deal_rules import Rules, deal_rules
 from sim.player_text import PlayerError, split_players
 from sim.random_streams import random_below, shuffle_in_place, stream_state
+from sim.user_players import is_user_player, load_user_player
 from sim.xuezhan import players as players_module
+from sim.xuezhan.observation import Observation
 from sim.xuezhan.table import (
+    ACTOR,
     ADDED_OTHERS,
     ANY_MELD,
     CAP,
     CHAJIAO_VOIDS_KONG_MONEY,
+    CLAIM,
+    CLAIM_FLAGS,
+    CLAIMER,
     COMBINE_MULTIPLY,
     CONCEALED_OTHERS,
     DEALER,
     DEALER_DISCARDS,
+    DECISION,
     DECLARED,
     DECLARED_READY,
     DECLARED_VOID,
+    DRAWN,
     EARTHLY_SELF_DRAWN,
     EXCHANGE_THREE,
     EXCHANGED,
@@ -130,32 +154,41 @@ from sim.xuezhan.table import (
     MISSED_WIN_LOCK,
     N_MELDS,
     N_SEATS,
+    NEXT_DEALER,
+    OFFER,
+    OFFERED_BY,
     PASS_PONG_LOCK,
     PASS_WIN_LOCK,
     PASSED_KONG,
     PASSED_KONG_PAYS,
+    PICKED,
     PONG_LOCK,
+    ROUND,
+    ROUND_WINNERS,
     SELF_DRAWN_UNIT,
     SETTINGS_FIELDS,
+    SOURCE,
+    STEP,
     SUIT_SIZE,
     TURN,
     VOID_SUIT,
     WALL_BACK,
     WALL_FRONT,
     WALL_TILES,
+    WIN_ALLOWED,
+    WIN_FLAGS,
     WIN_LOCK,
+    WIN_ORDER,
+    WIN_VALUE,
     WON,
     find_waits,
     is_complete,
-    is_legal_claim,
-    is_legal_exchange,
-    is_legal_turn_action,
+    legal_actions,
     new_state,
     new_work,
     next_in_deal,
     pong_index,
     pong_legal,
-    ready_after_discard,
     reset_state,
     shanten,
     void_tiles_held,
@@ -166,6 +199,11 @@ DEALT, DEALT_TO_DEALER = 13, 14
 
 # Where the tile a player holds as its 3k+2nd came from: it decides 天胡, 地胡 and 杠上开花.
 FROM_DEAL, FROM_WALL, FROM_KONG, FROM_CLAIM = 0, 1, 2, 3
+
+# The engine's steps (table[STEP]): what it does next when it carries a deal on (see "the state machine").
+(
+    STEP_OVER, STEP_DECIDE, STEP_EXCHANGE, STEP_VOID, STEP_OPENING_READY, STEP_TURN, STEP_ROB, STEP_CLAIM,
+) = range(8)
 
 NOT_WON, SELF_DRAWN, DISCARD_WIN, ROBBED_KONG = -1, 1, 2, 3
 WIN_TYPES = {SELF_DRAWN: "self_drawn", DISCARD_WIN: "discard", ROBBED_KONG: "robbed_kong"}
@@ -221,11 +259,12 @@ MAX_EVENTS = 600
 
 (
     NO_VIOLATION, TILES_NOT_CONSERVED, COUNT_OUT_OF_RANGE, WRONG_HAND_SIZE, ILLEGAL_ACTION, WIN_NOT_COMPLETE,
-    MONEY_NOT_BALANCED, LOG_OVERFLOW, WIN_HOLDS_VOID_SUIT,
-) = range(9)
+    MONEY_NOT_BALANCED, LOG_OVERFLOW, WIN_HOLDS_VOID_SUIT, PLAYER_FAULT,
+) = range(10)
 VIOLATIONS = (
     "none", "tiles not conserved", "tile count out of range", "wrong hand size", "illegal action",
     "win on an incomplete hand", "money not balanced", "event log overflow", "win holding the void suit",
+    "a user player's answer was refused: its seat played the safe default",
 )
 
 def exchanged_tiles(amount: int) -> tuple[int, int, int]:
@@ -293,7 +332,22 @@ def _declare(seat, state, rules, work, events):
 # ------------------------------------------------------------------------------------- wins and money
 
 
-@njit(cache=True, inline="always")  # reference counts on (the fan evaluator allocates); inlined: a call counts each array passed
+# The fan evaluator allocates its work arrays, so the functions that reach it (`_scored`, `_win`, `_end`) run with
+# reference counting on, and say so (`_nrt=True`: numba would otherwise compile a callee with its caller's
+# setting). Everything else, the state machine included, runs without it: a function with reference counting
+# on counts every array it is passed, three named tuples of them at each call, which the hot loop cannot afford.
+
+
+@njit(cache=True, _nrt=True)
+def _scored(hand, seat_melds, n_melds, tile, flags, rules, counts):
+    """The raw value of a complete hand (the concealed tiles without the winning tile) won on `tile`."""
+    return _score_xuezhan(
+        hand, seat_melds, n_melds, tile, flags, rules.fan_values, rules.fan_priority, rules.exclusion_start,
+        rules.exclusion_target, rules.settings[COMBINE_MULTIPLY], counts,
+    )
+
+
+@njit(cache=True, inline="always", _nrt=False)
 def _win_value(seat, tile, flags, in_hand, state, rules, work):
     """The raw value of the seat's win on `tile`, or -1 when the hand is not complete or (定缺) holds a tile
     of the seat's void suit."""
@@ -306,10 +360,7 @@ def _win_value(seat, tile, flags, in_hand, state, rules, work):
     hand[tile] -= 1  # the evaluator takes the concealed tiles without the winning tile
     raw = -1
     if complete:
-        raw = _score_xuezhan(
-            hand, melds[seat], n_melds, tile, flags, rules.fan_values, rules.fan_priority, rules.exclusion_start, rules.exclusion_target,
-            rules.settings[COMBINE_MULTIPLY], work.fan_counts,
-        )
+        raw = _scored(hand, melds[seat], n_melds, tile, flags, rules, work.fan_counts)
     if in_hand:
         hand[tile] += 1
     return raw
@@ -379,7 +430,7 @@ def _kong_money(seat, code, discarder, state, rules, work, record, events):
             kong_paid[payer, seat] += amount
 
 
-@njit(cache=True)  # the fan evaluator allocates its work arrays: reference counting on
+@njit(cache=True, _nrt=True)  # the fan evaluator allocates its work arrays
 def _win(winner, tile, flags, win_type, payer, order, state, rules, work, record, fans, events, validate):
     """Score and pay one win. payer -1: every other player still in pays (self-drawn); otherwise that
     player (discarder or robbed). The hand is closed with its winning tile; the caller marks it won."""
@@ -422,24 +473,7 @@ def _win(winner, tile, flags, win_type, payer, order, state, rules, work, record
     record[R_WINNERS] += 1
 
 
-@njit(cache=True, inline="always")
-def _settle_winners(n_winners, tile, win_type, payer, order, next_dealer, state, rules, work, record, fans, events, validate):
-    """Score and pay every winner of one discard or robbed kong (``work.winners``, their flags in ``work.winner_flags``),
-    who share one win order (一炮多响), then mark them won. Returns the next dealer: the first winner of the
-    deal, or the payer when that first win had several winners (docs/rules/xuezhan-table.md#dealer)."""
-    winners, raws, table = work.winners, work.winner_flags, state.table
-    for index in range(n_winners):
-        _win(winners[index], tile, raws[index], win_type, payer, order, state, rules, work, record, fans, events, validate)
-    for index in range(n_winners):
-        table[WON + winners[index]] = order
-    if n_winners > 1:
-        record[R_MULTI_WIN] = 1
-    if next_dealer < 0:
-        next_dealer = winners[0] if n_winners == 1 else payer
-    return next_dealer
-
-
-@njit(cache=True)  # the fan evaluator allocates its work arrays: reference counting on
+@njit(cache=True, _nrt=True)  # the fan evaluator allocates its work arrays
 def _end(exhausted, state, rules, work, record, events, validate):
     """Settle the end of the deal: 查叫 (exhaustive draw with two or more still in) and 关死, then the record."""
     hands, melds, table = state.hands, state.melds, state.table
@@ -597,46 +631,122 @@ def _first_held(seat, state, drawn):
             return kind
     return -1
 
+# ------------------------------------------------------------------------------------- the state machine
+#
+# A deal is a state machine over the control fields of `table` (sim.xuezhan.table: STEP, ACTOR, DECISION, ...).
+# `_open_deal` deals and `_answer` carries out the pending decision's answer; `_carry_on` then takes every
+# step that needs no choice and stops at the next decision (STEP_DECIDE: a seat with a choice, its legal
+# actions given by sim.xuezhan.table.legal_actions) or at the end (STEP_OVER). The engine stops exactly
+# where a heuristic is asked, so the built-in players consume their streams as before; a 报叫 declarer
+# offered a win takes it without being asked. A round of answers to one tile (a discard, an added kong)
+# asks the seats still in one by one in turn order (table[ROUND]), keeps their answers in the table and
+# `work.winners`, and is resolved once all have answered: every winner wins (一炮多响), else the one pong
+# or kong is made, else the next seat draws. The whole machine is inlined into the batch loop, as in
+# sim.erren.engine (calls there cost about a quarter of the rate), and runs without reference counting.
 
-# ------------------------------------------------------------------------------------- the opening (换三张, 定缺)
+
+@njit(cache=True, inline="always", _nrt=False)
+def _ask(seat, decision, raw, win_allowed, flags, table):
+    table[STEP], table[ACTOR], table[DECISION] = STEP_DECIDE, seat, decision
+    table[WIN_VALUE], table[WIN_ALLOWED], table[WIN_FLAGS] = raw, int(win_allowed), flags
 
 
-@njit(cache=True, _nrt=False)
-def _first_three_of_a_suit(seat, state, out):
-    """A legal stand-in for an illegal 换三张 choice: the first three tiles of the first suit held three times."""
-    hand = state.hands[seat]
-    for start in (PIN_START, SOU_START):
-        held = 0
-        for kind in range(start, start + SUIT_SIZE):
-            held += hand[kind]
-        if held < EXCHANGED:
-            continue
-        index = 0
-        for kind in range(start, start + SUIT_SIZE):
-            for _ in range(hand[kind]):
-                if index < EXCHANGED:
-                    out[index] = kind
-                    index += 1
+@njit(cache=True, inline="always", _nrt=False)
+def _start_turn(seat, drawn, source, table):
+    table[STEP], table[ACTOR], table[DRAWN], table[SOURCE] = STEP_TURN, seat, drawn, source
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _start_round(step, seat, tile, table):
+    """A round of answers to `tile`, offered by `seat`: the others still in answer in turn order."""
+    table[STEP], table[OFFER], table[OFFERED_BY], table[ROUND], table[ROUND_WINNERS] = step, tile, seat, 1, 0
+    table[CLAIMER], table[CLAIM] = -1, PASS
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _round_win(seat, flags, table, work):
+    """The seat wins the tile on offer; the round goes on (一炮多响)."""
+    index = table[ROUND_WINNERS]
+    work.winners[index], work.winner_flags[index] = seat, flags
+    table[ROUND_WINNERS] = index + 1
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _over(exhausted, state, rules, work, record, events, validate):
+    """The deal ends: 查叫 and 关死 (``_end``) and the next deal's dealer."""
+    table = state.table
+    _end(exhausted, state, rules, work, record, events, validate)
+    record[R_NEXT_DEALER] = table[NEXT_DEALER] if table[NEXT_DEALER] >= 0 else table[DEALER]
+    table[STEP] = STEP_OVER
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _draw_next(seat, wall, rules, state, work, events, record, validate):
+    """The seat draws from the front and its turn begins; from an empty wall the deal ends (查叫)."""
+    drawn = _draw(seat, False, wall, state, events)
+    if drawn < 0:
+        _over(True, state, rules, work, record, events, validate)
         return
+    _check(state, wall, rules, seat, work, record, events, validate)
+    _start_turn(seat, drawn, FROM_WALL, state.table)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _after_wins(last_winner, wall, rules, state, work, events, record, validate):
+    """After a win (or several at once): the deal ends when at most one seat is still in, else the next
+    seat still in after the last winner draws."""
+    table = state.table
+    _check(state, wall, rules, -1, work, record, events, validate)
+    n = table[N_SEATS]
+    if n - win_order_count(table, n) <= 1:
+        _over(False, state, rules, work, record, events, validate)
+        return
+    _draw_next(next_in_deal(last_winner, table), wall, rules, state, work, events, record, validate)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _settle_winners(n_winners, tile, win_type, payer, state, rules, work, record, fans, events, validate):
+    """Score and pay every winner of one discard or robbed kong (``work.winners``, their flags in
+    ``work.winner_flags``), who share one win order (一炮多响), then mark them won. The first win of the deal
+    decides the next dealer: its winner, or the payer when it had several winners
+    (docs/rules/xuezhan-table.md#dealer)."""
+    winners, flags, table = work.winners, work.winner_flags, state.table
+    order = table[WIN_ORDER] + 1
+    table[WIN_ORDER] = order
+    for index in range(n_winners):
+        winner = winners[index]
+        _win(winner, tile, flags[index], win_type, payer, order, state, rules, work, record, fans, events, validate)
+    for index in range(n_winners):
+        table[WON + winners[index]] = order
+    if n_winners > 1:
+        record[R_MULTI_WIN] = 1
+    if table[NEXT_DEALER] < 0:
+        table[NEXT_DEALER] = winners[0] if n_winners == 1 else payer
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _kong_replacement(seat, wall, rules, state, work, events, record, validate):
+    """After a kong (which always has a tile left to replace it): 漏胡 ends with the changed hand, the
+    replacement comes from the back and the seat's turn goes on."""
+    state.table[MISSED_VALUE + seat] = -1
+    drawn = _draw(seat, True, wall, state, events)
+    _check(state, wall, rules, seat, work, record, events, validate)
+    _start_turn(seat, drawn, FROM_KONG, state.table)
+
+
+# ------------------------------------------------------------------------------------- the opening
 
 
 @njit(cache=True, _nrt=False)
-def _exchange(dealer, n, stream, kinds, parameters, state, rules, work, record, events, validate):
-    """换三张: every seat chooses, then the direction is drawn from the deal's stream and the tiles move.
-    Returns the last tile the dealer received."""
-    hands = state.hands
-    streams = work.streams
+def _exchange(state, work, events):
+    """换三张, once every seat has chosen (``work.exchange_choices``): the direction is drawn from the deal's
+    stream and the tiles move. If the dealer gave away its 14th dealt tile, its 天胡 is read as won on the
+    last tile it received."""
+    hands, table = state.hands, state.table
+    n, dealer = table[N_SEATS], table[DEALER]
     chosen = work.exchange_choices
-    for step in range(n):
-        seat = (dealer + step) % n
-        streams[seat] = players_module.choose_exchange(
-            kinds[seat], parameters[seat], seat, state, rules, work, streams[seat], chosen[seat]
-        )
-        if validate and not is_legal_exchange(seat, chosen[seat], state):
-            _note(record, ILLEGAL_ACTION)
-            _first_three_of_a_suit(seat, state, chosen[seat])
     # Clockwise: to the previous seat in turn order; counter-clockwise: to the next; across: two on.
-    _, pick = random_below(stream, n - 1)
+    _, pick = random_below(work.deal_stream[0], n - 1)
     offset = n - 1 if pick == 0 else pick
     for seat in range(n):
         for index in range(EXCHANGED):
@@ -649,32 +759,84 @@ def _exchange(dealer, n, stream, kinds, parameters, state, rules, work, record, 
             hands[receiver, chosen[seat, index]] += 1
             packed = packed * EXCHANGE_PACKING + chosen[seat, index]
         _log(events, EV_EXCHANGE, seat, receiver, packed)
-    return chosen[(dealer - offset + n) % n, EXCHANGED - 1]
+    if hands[dealer, table[DRAWN]] == 0:
+        table[DRAWN] = chosen[(dealer - offset + n) % n, EXCHANGED - 1]
 
 
 @njit(cache=True, _nrt=False)
-def _declare_voids(dealer, n, kinds, state, work, record, events, validate):
-    """定缺: every seat declares the suit it will shed and may not win holding."""
+def _give(seat, tile, table, work):
+    """One tile of the seat's 换三张; after the third, its tiles are sorted (the log writes them ascending)
+    and the next seat chooses."""
+    chosen = work.exchange_choices[seat]
+    chosen[table[PICKED]] = tile
+    table[PICKED] += 1
+    if table[PICKED] == EXCHANGED:
+        for index in range(1, EXCHANGED):
+            position = index
+            while position > 0 and chosen[position - 1] > chosen[position]:
+                chosen[position - 1], chosen[position] = chosen[position], chosen[position - 1]
+                position -= 1
+        table[PICKED] = 0
+        table[ROUND] += 1
+    table[STEP] = STEP_EXCHANGE
+
+
+@njit(cache=True, _nrt=False)
+def _opened(wall, rules, state, work, events, record, validate):
+    """The hands are final (after 换三张 and 定缺): their shanten goes to the record, then the non-dealers'
+    报叫 where the ruleset allows it, else the dealer's first turn."""
+    hands, table = state.hands, state.table
+    for seat in range(table[N_SEATS]):
+        record[R_INITIAL_SHANTEN + seat] = shanten(hands[seat], 0, rules.suit_table)
+    table[TURN] = 1
+    _check(state, wall, rules, table[DEALER], work, record, events, validate)
+    if rules.settings[DECLARED_READY] != 0:
+        table[STEP], table[ROUND] = STEP_OPENING_READY, 1
+    else:
+        _start_turn(table[DEALER], table[DRAWN], FROM_DEAL, table)
+
+
+@njit(cache=True, _nrt=False)
+def _offer_opening(wall, rules, state, work, events, record, validate):
+    """The opening's next choice: each seat's 换三张 tiles (three picks), then each seat's 定缺, in turn
+    order from the dealer; once all have chosen, the exchange is made and the hands are final."""
     table = state.table
-    streams = work.streams
-    for step in range(n):
-        seat = (dealer + step) % n
-        start, streams[seat] = players_module.choose_void_suit(kinds[seat], seat, state, streams[seat])
-        if validate and start != PIN_START and start != SOU_START:
-            _note(record, ILLEGAL_ACTION)
-            start = PIN_START
-        table[DECLARED_VOID + seat] = start
-        _log(events, EV_VOID_SUIT, seat, start, 0)
+    n, dealer, step = table[N_SEATS], table[DEALER], table[STEP]
+    if step == STEP_EXCHANGE:
+        if table[ROUND] < n:
+            _ask((dealer + table[ROUND]) % n, DECISION_EXCHANGE, -1, False, 0, table)
+            return
+        _exchange(state, work, events)
+        if rules.settings[VOID_SUIT] == 0:
+            _opened(wall, rules, state, work, events, record, validate)
+            return
+        table[STEP], table[ROUND] = STEP_VOID, 0
+    if table[ROUND] < n:
+        _ask((dealer + table[ROUND]) % n, DECISION_VOID, -1, False, 0, table)
+        return
+    _opened(wall, rules, state, work, events, record, validate)
 
 
-# ------------------------------------------------------------------------------------- one deal
+@njit(cache=True, _nrt=False)
+def _offer_opening_ready(state, record):
+    """报叫 right after the deal: the next non-dealer, in turn order, whose hand is ready (under 定缺 only a
+    hand free of its void suit); after the last, the dealer's first turn."""
+    table = state.table
+    n, dealer = table[N_SEATS], table[DEALER]
+    while table[ROUND] < n:
+        seat = (dealer + table[ROUND]) % n
+        table[ROUND] += 1
+        if record[R_INITIAL_SHANTEN + seat] == 0 and void_tiles_held(seat, state) == 0:
+            _ask(seat, DECISION_OPENING_READY, -1, False, 0, table)
+            return
+    _start_turn(dealer, table[DRAWN], FROM_DEAL, table)
 
 
-@njit(cache=True, inline="always")  # reference counts on (the fan evaluator allocates); inlined: a call counts each array passed
-def _open_deal(deal, dealer, n, seed, template, wall, rules, kinds, parameters, state, work, events, record, fans, validate):
-    """The deal: shuffle, 14 tiles to the dealer and 13 to each other seat, then the switched-on openings
-    (换三张, 定缺) and the non-dealers' 报叫. Returns the dealer's last tile dealt, the tile its first turn
-    may win on (天胡)."""
+@njit(cache=True, inline="always", _nrt=False)
+def _open_deal(deal, dealer, n, seed, template, wall, rules, state, work, events, record, fans, validate):
+    """The deal: shuffle, 14 tiles to the dealer and 13 to each other seat; then the switched-on openings
+    (换三张, 定缺) and the non-dealers' 报叫 are the first steps. The dealer's last tile dealt, the tile its
+    first turn may win on (天胡), waits in table[DRAWN]."""
     hands, table = state.hands, state.table
     settings = rules.settings
     streams = work.streams
@@ -696,12 +858,13 @@ def _open_deal(deal, dealer, n, seed, template, wall, rules, kinds, parameters, 
         wall[position] = template[position]
     stream = stream_state(seed, 0, deal)
     stream, _ = random_below(stream, n)  # the deal's own dealer draw: used when deals are independent
-    stream = shuffle_in_place(stream, wall)  # what is left of the stream draws the 换三张 direction
+    work.deal_stream[0] = shuffle_in_place(stream, wall)  # what is left of the stream draws the 换三张 direction
     for seat in range(n):
         streams[seat] = stream_state(seed, 1 + seat, deal)
 
     table[N_SEATS] = n
     table[DEALER] = dealer
+    table[NEXT_DEALER] = -1
     record[R_DEALER] = dealer
     record[R_N_SEATS] = n
     position = 0
@@ -714,29 +877,16 @@ def _open_deal(deal, dealer, n, seed, template, wall, rules, kinds, parameters, 
             position += 1
     table[WALL_FRONT] = position
     table[WALL_BACK] = template.shape[0] - 1
-    last_dealt = wall[DEALT_TO_DEALER - 1]
+    table[DRAWN] = wall[DEALT_TO_DEALER - 1]
     if settings[EXCHANGE_THREE] != 0:
-        received = _exchange(dealer, n, stream, kinds, parameters, state, rules, work, record, events, validate)
-        if hands[dealer, last_dealt] == 0:
-            last_dealt = received
-    if settings[VOID_SUIT] != 0:
-        _declare_voids(dealer, n, kinds, state, work, record, events, validate)
-    for seat in range(n):
-        record[R_INITIAL_SHANTEN + seat] = shanten(hands[seat], 0, rules.suit_table)
-    table[TURN] = 1
-    _check(state, wall, rules, dealer, work, record, events, validate)
+        table[STEP], table[ROUND], table[PICKED] = STEP_EXCHANGE, 0, 0
+    elif settings[VOID_SUIT] != 0:
+        table[STEP], table[ROUND] = STEP_VOID, 0
+    else:
+        _opened(wall, rules, state, work, events, record, validate)
 
-    # 报叫 right after the deal: the non-dealers, in turn order (under 定缺 only a hand free of its void suit).
-    if settings[DECLARED_READY] != 0:
-        for step in range(1, n):
-            seat = (dealer + step) % n
-            if record[R_INITIAL_SHANTEN + seat] == 0 and void_tiles_held(seat, state) == 0:
-                declare, streams[seat] = players_module.declare_at_deal(
-                    kinds[seat], parameters[seat], seat, state, rules, work, streams[seat]
-                )
-                if declare:
-                    _declare(seat, state, rules, work, events)
-    return last_dealt
+
+# ------------------------------------------------------------------------------------- turns, robs and claims
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -759,16 +909,47 @@ def _self_draw_flags(seat, source, state, settings):
     return flags
 
 
-@njit(cache=True, inline="always")  # reference counts on (the fan evaluator allocates); inlined: a call counts each array passed
-def _robbers(seat, tile, kinds, parameters, state, rules, work, record, validate):
-    """抢杠: every other player still in may rob the tile `seat` adds to its pong. Returns how many do;
-    they are in ``work.winners``, their win flags in ``work.winner_flags``."""
+@njit(cache=True, inline="always", _nrt=False)
+def _self_drawn_win(seat, tile, flags, wall, rules, state, work, events, record, fans, validate):
+    """The seat wins on the tile it drew: every other seat still in pays, and play goes on after it."""
     table = state.table
-    streams = work.streams
-    n = table[N_SEATS]
-    n_robbers = 0
-    for step in range(1, n):
-        other = (seat + step) % n
+    order = table[WIN_ORDER] + 1
+    table[WIN_ORDER] = order
+    _win(seat, tile, flags, SELF_DRAWN, -1, order, state, rules, work, record, fans, events, validate)
+    table[WON + seat] = order
+    if table[NEXT_DEALER] < 0:
+        table[NEXT_DEALER] = seat
+    _after_wins(seat, wall, rules, state, work, events, record, validate)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _offer_turn(wall, rules, state, work, events, record, fans, validate):
+    """The actor's turn with 3k+2 tiles, DRAWN the tile just drawn (-1 after a pong): it may win, make kongs
+    (each paid at once and followed by a replacement draw; an added kong may be robbed) or discard. A
+    declarer must win at the first chance: it wins without being asked."""
+    table = state.table
+    seat, drawn = table[ACTOR], table[DRAWN]
+    raw = -1
+    flags = 0
+    if drawn >= 0:
+        flags = _self_draw_flags(seat, table[SOURCE], state, rules.settings)
+        raw = _win_value(seat, drawn, flags, True, state, rules, work)
+    win_allowed = _may_win(seat, raw, False, table)
+    if table[DECLARED + seat] == 1 and win_allowed:
+        _self_drawn_win(seat, drawn, flags, wall, rules, state, work, events, record, fans, validate)
+        return
+    _ask(seat, DECISION_TURN, raw, win_allowed, flags, table)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _offer_rob(wall, rules, state, work, events, record, fans, validate):
+    """抢杠: the next seat still in that may win on the tile added to a pong is asked (a declarer robs without
+    being asked); once all have answered, all who rob win and the kong fails, else the kong stands."""
+    melds, visible, table = state.melds, state.visible, state.table
+    seat, tile, n = table[OFFERED_BY], table[OFFER], table[N_SEATS]
+    while table[ROUND] < n:
+        other = (seat + table[ROUND]) % n
+        table[ROUND] += 1
         if table[WON + other] != 0:
             continue
         rob_flags = ROBBING_KONG_FLAG | (READY_FLAG if table[DECLARED + other] == 1 else 0)
@@ -776,96 +957,29 @@ def _robbers(seat, tile, kinds, parameters, state, rules, work, record, validate
         if not _may_win(other, rob_raw, True, table):
             continue
         if table[DECLARED + other] == 1:
-            response = encode(WIN, NO_TILE)
-        else:
-            response, streams[other] = players_module.claim_action(
-                kinds[other], parameters[other], other, tile, True, False, state, rules, work, streams[other]
-            )
-        if validate and not is_legal_claim(response, other, tile, True, False, state, rules, work):
-            _note(record, ILLEGAL_ACTION)
-            response = encode(WIN, NO_TILE)
-        if action_code(response) == WIN:
-            work.winners[n_robbers] = other
-            work.winner_flags[n_robbers] = rob_flags
-            n_robbers += 1
-        else:
-            _passed_win(other, rob_raw, table, rules.settings)
-    return n_robbers
-
-
-@njit(cache=True, inline="always")  # reference counts on (the fan evaluator allocates); inlined: a call counts each array passed
-def _turn(seat, drawn, source, win_order, next_dealer, wall, rules, kinds, parameters, state, work, events, record, fans,
-          validate):
-    """The seat's turn: it holds 3k+2 tiles, `drawn` the tile just drawn (-1 after a pong). It may win,
-    make kongs (each paid at once and followed by a replacement draw; an added kong may be robbed), and
-    ends by choosing its discard. Returns (discard, declares 报叫, the discard follows a kong, the last
-    winner, win order, next dealer); the discard is -1 when the turn ended in a win."""
-    hands, melds, visible, table = state.hands, state.melds, state.visible, state.table
-    settings = rules.settings
-    streams = work.streams
-    after_kong = source == FROM_KONG
-    while True:
-        raw = -1
-        flags = 0
-        if drawn >= 0:
-            flags = _self_draw_flags(seat, source, state, settings)
-            raw = _win_value(seat, drawn, flags, True, state, rules, work)
-        win_allowed = _may_win(seat, raw, False, table)
-        if table[DECLARED + seat] == 1 and win_allowed:
-            action = encode(WIN, NO_TILE)  # a declarer must win at the first chance
-        else:
-            action, streams[seat] = players_module.turn_action(
-                kinds[seat], parameters[seat], seat, win_allowed, drawn, state, rules, work, streams[seat]
-            )
-        code, tile = action_code(action), action_tile(action)
-        if validate:
-            ready_after = code == DISCARD_READY and tile < N_KINDS and ready_after_discard(seat, tile, state, rules)
-            if not is_legal_turn_action(action, seat, win_allowed, drawn, ready_after, state, rules, work):
-                _note(record, ILLEGAL_ACTION)
-                code, tile = DISCARD, _first_held(seat, state, drawn)
-        if code != WIN and win_allowed:
-            _passed_win(seat, raw, table, settings)
-        if code == WIN:
-            win_order += 1
-            _win(seat, drawn, flags, SELF_DRAWN, -1, win_order, state, rules, work, record, fans, events, validate)
-            table[WON + seat] = win_order
-            if next_dealer < 0:
-                next_dealer = seat
-            return -1, False, after_kong, seat, win_order, next_dealer
-        if code != CONCEALED_KONG and code != ADDED_KONG:
-            return tile, code == DISCARD_READY, after_kong, -1, win_order, next_dealer
-        if code == CONCEALED_KONG:
-            hands[seat, tile] -= 4
-            _add_meld(seat, MELD_CONCEALED_KONG, tile, state)
-            _log(events, EV_CONCEALED_KONG, seat, tile, 0)
-            _kong_money(seat, CONCEALED_KONG, -1, state, rules, work, record, events)
-        else:
-            hands[seat, tile] -= 1
-            _log(events, EV_ADDED_KONG, seat, tile, 0)
-            n_robbers = _robbers(seat, tile, kinds, parameters, state, rules, work, record, validate)
-            if n_robbers > 0:  # all who rob win, and the kong fails
-                visible[tile] += 1  # the robbed tile lies on the table
-                win_order += 1
-                next_dealer = _settle_winners(
-                    n_robbers, tile, ROBBED_KONG, seat, win_order, next_dealer, state, rules, work, record, fans, events, validate,
-                )
-                _hand_changed(seat, table)
-                return -1, False, after_kong, work.winners[n_robbers - 1], win_order, next_dealer
-            melds[seat, pong_index(seat, melds, table, tile), 0] = MELD_KONG
-            visible[tile] += 1
-            table[ANY_MELD] = 1
-            if settings[PASSED_KONG_PAYS] != 0 or (table[PASSED_KONG + seat] >> tile) & 1 == 0:
-                _kong_money(seat, ADDED_KONG, -1, state, rules, work, record, events)
-        table[MISSED_VALUE + seat] = -1  # a kong changes the hand: 漏胡 ends
-        drawn = _draw(seat, True, wall, state, events)  # a kong needs a tile left in the wall
-        source = FROM_KONG
-        after_kong = True
-        _check(state, wall, rules, seat, work, record, events, validate)
+            _round_win(other, rob_flags, table, work)
+            continue
+        _ask(other, DECISION_ROB, rob_raw, True, rob_flags, table)
+        return
+    n_robbers = table[ROUND_WINNERS]
+    if n_robbers > 0:  # all who rob win, and the kong fails
+        visible[tile] += 1  # the robbed tile lies on the table
+        _settle_winners(n_robbers, tile, ROBBED_KONG, seat, state, rules, work, record, fans, events, validate)
+        _hand_changed(seat, table)
+        _after_wins(work.winners[n_robbers - 1], wall, rules, state, work, events, record, validate)
+        return
+    melds[seat, pong_index(seat, melds, table, tile), 0] = MELD_KONG
+    visible[tile] += 1
+    table[ANY_MELD] = 1
+    if rules.settings[PASSED_KONG_PAYS] != 0 or (table[PASSED_KONG + seat] >> tile) & 1 == 0:
+        _kong_money(seat, ADDED_KONG, -1, state, rules, work, record, events)
+    _kong_replacement(seat, wall, rules, state, work, events, record, validate)
 
 
 @njit(cache=True, inline="always", _nrt=False)
 def _discard(seat, tile, declare, wall, rules, state, work, events, record, validate):
-    """The seat discards `tile`, declaring 报叫 if it chose to (the dealer, with its first discard)."""
+    """The seat discards `tile`, declaring 报叫 if it chose to (the dealer, with its first discard); the
+    others answer it next."""
     table = state.table
     state.hands[seat, tile] -= 1
     state.visible[tile] += 1
@@ -877,64 +991,42 @@ def _discard(seat, tile, declare, wall, rules, state, work, events, record, vali
     if declare:
         _declare(seat, state, rules, work, events)
     _check(state, wall, rules, -1, work, record, events, validate)
-
-
-@njit(cache=True, inline="always")  # reference counts on (the fan evaluator allocates); inlined: a call counts each array passed
-def _answer_discard(seat, discard, after_kong, win_order, next_dealer, wall, rules, kinds, parameters, state, work, events,
-                    record, fans, validate):
-    """The others' answers to the discard, in turn order: every one who wins on it wins (一炮多响), else the
-    one pong or kong is made, else the next seat draws. Returns (the seat whose turn follows, the tile it
-    drew or -1 after a pong, where the tile came from, win order, next dealer, the deal is over)."""
-    hands, visible, table = state.hands, state.visible, state.table
-    settings = rules.settings
-    streams = work.streams
-    n = table[N_SEATS]
-    base_flags = LAST_WALL_TILE_FLAG if wall_left(table) == 0 else 0
-    if after_kong:
-        base_flags |= DISCARD_AFTER_KONG_FLAG
+    flags = LAST_WALL_TILE_FLAG if wall_left(table) == 0 else 0
+    if table[SOURCE] == FROM_KONG:  # the turn made a kong (or began with a kong of a discard)
+        flags |= DISCARD_AFTER_KONG_FLAG
     if seat == table[DEALER] and table[DEALER_DISCARDS] == 1 and table[ANY_MELD] == 0:
-        base_flags |= EARTHLY_HAND_FLAG
-    n_winners = 0
-    claimer, claim = -1, PASS
-    for step in range(1, n):
-        other = (seat + step) % n
+        flags |= EARTHLY_HAND_FLAG
+    _start_round(STEP_CLAIM, seat, tile, table)
+    table[CLAIM_FLAGS] = flags
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _offer_claim(wall, rules, state, work, events, record, fans, validate):
+    """The next seat still in answers the discard on offer (a declarer that may win on it wins unasked);
+    once all have: every one who won on it wins (一炮多响), else the pong or kong is made, else the next seat
+    draws."""
+    hands, visible, table = state.hands, state.visible, state.table
+    seat, discard, n = table[OFFERED_BY], table[OFFER], table[N_SEATS]
+    while table[ROUND] < n:
+        other = (seat + table[ROUND]) % n
+        table[ROUND] += 1
         if table[WON + other] != 0:
             continue
-        flags = base_flags | (READY_FLAG if table[DECLARED + other] == 1 else 0)
+        flags = table[CLAIM_FLAGS] | (READY_FLAG if table[DECLARED + other] == 1 else 0)
         raw = _win_value(other, discard, flags, False, state, rules, work)
         win_allowed = _may_win(other, raw, True, table)
         if table[DECLARED + other] == 1 and win_allowed:
-            response = encode(WIN, NO_TILE)
-        else:
-            response, streams[other] = players_module.claim_action(
-                kinds[other], parameters[other], other, discard, win_allowed, True, state, rules, work, streams[other]
-            )
-        if validate and not is_legal_claim(response, other, discard, win_allowed, True, state, rules, work):
-            _note(record, ILLEGAL_ACTION)
-            response = encode(WIN if table[DECLARED + other] == 1 and win_allowed else PASS, NO_TILE)
-        code = action_code(response)
-        if code == WIN:
-            work.winners[n_winners] = other
-            work.winner_flags[n_winners] = flags
-            n_winners += 1
+            _round_win(other, flags, table, work)
             continue
-        if win_allowed:
-            _passed_win(other, raw, table, settings)
-        if code == PONG or code == KONG:
-            claimer, claim = other, code
-        elif settings[PASS_PONG_LOCK] != 0 and pong_legal(other, discard, state, settings):
-            table[PONG_LOCK + other] |= 1 << discard  # 过手碰: it passed a pong it could make
+        _ask(other, DECISION_CLAIM, raw, win_allowed, flags, table)
+        return
+    n_winners = table[ROUND_WINNERS]
+    claimer = table[CLAIMER]
     if n_winners > 0:
-        win_order += 1
-        next_dealer = _settle_winners(
-            n_winners, discard, DISCARD_WIN, seat, win_order, next_dealer, state, rules, work, record, fans, events, validate,
-        )
-        _check(state, wall, rules, -1, work, record, events, validate)
-        if n - win_order_count(table, n) <= 1:
-            _end(False, state, rules, work, record, events, validate)
-            return seat, -1, FROM_WALL, win_order, next_dealer, True
-        seat = next_in_deal(work.winners[n_winners - 1], table)
+        _settle_winners(n_winners, discard, DISCARD_WIN, seat, state, rules, work, record, fans, events, validate)
+        _after_wins(work.winners[n_winners - 1], wall, rules, state, work, events, record, validate)
     elif claimer >= 0:
+        claim = table[CLAIM]
         taken = 2 if claim == PONG else 3
         hands[claimer, discard] -= taken
         visible[discard] += taken
@@ -946,59 +1038,179 @@ def _answer_discard(seat, discard, after_kong, win_order, next_dealer, wall, rul
             _add_meld(claimer, MELD_PONG, discard, state)
             _log(events, EV_PONG, claimer, discard, 0)
             _check(state, wall, rules, claimer, work, record, events, validate)
-            return claimer, -1, FROM_CLAIM, win_order, next_dealer, False
+            _start_turn(claimer, -1, FROM_CLAIM, table)
+            return
         _add_meld(claimer, MELD_KONG, discard, state)
         _log(events, EV_KONG, claimer, discard, 0)
         _kong_money(claimer, KONG, seat, state, rules, work, record, events)
         drawn = _draw(claimer, True, wall, state, events)
         _check(state, wall, rules, claimer, work, record, events, validate)
-        return claimer, drawn, FROM_KONG, win_order, next_dealer, False
+        _start_turn(claimer, drawn, FROM_KONG, table)
     else:
-        seat = next_in_deal(seat, table)
-    drawn = _draw(seat, False, wall, state, events)
-    if drawn < 0:
-        _end(True, state, rules, work, record, events, validate)
-        return seat, drawn, FROM_WALL, win_order, next_dealer, True
-    _check(state, wall, rules, seat, work, record, events, validate)
-    return seat, drawn, FROM_WALL, win_order, next_dealer, False
+        _draw_next(next_in_deal(seat, table), wall, rules, state, work, events, record, validate)
 
 
-@njit(cache=True)  # the fan evaluator allocates its work arrays: reference counting on
-def _play_deal(deal, dealer, n, seed, template, wall, rules, kinds, parameters, state, work, events, record, fans, validate):
-    """Play one deal into `record`, `fans` and `events`; every array is reused."""
+@njit(cache=True, inline="always", _nrt=False)
+def _carry_on(wall, rules, state, work, events, record, fans, validate):
+    """Take every step that needs no choice, up to the next decision or the end of the deal."""
     table = state.table
-    drawn = _open_deal(deal, dealer, n, seed, template, wall, rules, kinds, parameters, state, work, events, record, fans, validate)
-    win_order = 0
-    next_dealer = -1
-    seat = dealer
-    source = FROM_DEAL
     while True:
-        discard, declare, after_kong, last_winner, win_order, next_dealer = _turn(
-            seat, drawn, source, win_order, next_dealer, wall, rules, kinds, parameters, state, work, events, record, fans,
-            validate,
+        step = table[STEP]
+        if step == STEP_CLAIM:
+            _offer_claim(wall, rules, state, work, events, record, fans, validate)
+        elif step == STEP_TURN:
+            _offer_turn(wall, rules, state, work, events, record, fans, validate)
+        elif step == STEP_ROB:
+            _offer_rob(wall, rules, state, work, events, record, fans, validate)
+        elif step == STEP_OPENING_READY:
+            _offer_opening_ready(state, record)
+        elif step == STEP_EXCHANGE or step == STEP_VOID:
+            _offer_opening(wall, rules, state, work, events, record, validate)
+        else:
+            return
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _answer(action, wall, rules, state, work, events, record, fans, validate):
+    """Carry out the pending decision's answer `action` (legal: the caller checks); the next step follows
+    (``_carry_on``)."""
+    hands, table = state.hands, state.table
+    settings = rules.settings
+    seat, decision = table[ACTOR], table[DECISION]
+    code, tile = action_code(action), action_tile(action)
+    if decision == DECISION_CLAIM:
+        table[STEP] = STEP_CLAIM
+        if code == WIN:
+            _round_win(seat, table[WIN_FLAGS], table, work)
+            return
+        if table[WIN_ALLOWED] != 0:
+            _passed_win(seat, table[WIN_VALUE], table, settings)
+        if code == PONG or code == KONG:
+            table[CLAIMER], table[CLAIM] = seat, code
+        elif settings[PASS_PONG_LOCK] != 0 and pong_legal(seat, table[OFFER], state, settings):
+            table[PONG_LOCK + seat] |= 1 << table[OFFER]  # 过手碰: it passed a pong it could make
+    elif decision == DECISION_TURN:
+        if code != WIN and table[WIN_ALLOWED] != 0:
+            _passed_win(seat, table[WIN_VALUE], table, settings)
+        if code == WIN:
+            _self_drawn_win(
+                seat, table[DRAWN], table[WIN_FLAGS], wall, rules, state, work, events, record, fans, validate,
+            )
+        elif code == CONCEALED_KONG:
+            hands[seat, tile] -= 4
+            _add_meld(seat, MELD_CONCEALED_KONG, tile, state)
+            _log(events, EV_CONCEALED_KONG, seat, tile, 0)
+            _kong_money(seat, CONCEALED_KONG, -1, state, rules, work, record, events)
+            _kong_replacement(seat, wall, rules, state, work, events, record, validate)
+        elif code == ADDED_KONG:
+            hands[seat, tile] -= 1
+            _log(events, EV_ADDED_KONG, seat, tile, 0)
+            _start_round(STEP_ROB, seat, tile, table)
+        else:
+            _discard(seat, tile, code == DISCARD_READY, wall, rules, state, work, events, record, validate)
+    elif decision == DECISION_ROB:
+        table[STEP] = STEP_ROB
+        if code == WIN:
+            _round_win(seat, table[WIN_FLAGS], table, work)
+        else:
+            _passed_win(seat, table[WIN_VALUE], table, settings)
+    elif decision == DECISION_OPENING_READY:
+        if code == DECLARE_READY:
+            _declare(seat, state, rules, work, events)
+        table[STEP] = STEP_OPENING_READY
+    elif decision == DECISION_EXCHANGE:
+        _give(seat, tile, table, work)
+    else:  # DECISION_VOID
+        table[DECLARED_VOID + seat] = tile
+        _log(events, EV_VOID_SUIT, seat, tile, 0)
+        table[ROUND] += 1
+        table[STEP] = STEP_VOID
+
+
+# ------------------------------------------------------------------------------------- the built-in players
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _builtin_action(kinds, parameters, state, rules, work):
+    """The pending decision's answer by the actor's heuristic (sim.xuezhan.players), from its own stream.
+    Its 换三张 chooses the three tiles at once, at the first pick; the later picks give the others."""
+    table, streams = state.table, work.streams
+    seat, decision = table[ACTOR], table[DECISION]
+    kind, seat_parameters = kinds[seat], parameters[seat]
+    if decision == DECISION_CLAIM:
+        action, streams[seat] = players_module.claim_action(
+            kind, seat_parameters, seat, table[OFFER], table[WIN_ALLOWED] != 0, True, state, rules, work, streams[seat]
         )
-        if discard < 0:
-            # The turn ended in a win (self-drawn or robbed): play goes on after the winner(s).
-            _check(state, wall, rules, -1, work, record, events, validate)
-            if n - win_order_count(table, n) <= 1:
-                _end(False, state, rules, work, record, events, validate)
-                break
-            seat = next_in_deal(last_winner, table)
-            drawn = _draw(seat, False, wall, state, events)
-            if drawn < 0:
-                _end(True, state, rules, work, record, events, validate)
-                break
-            source = FROM_WALL
-            _check(state, wall, rules, seat, work, record, events, validate)
-            continue
-        _discard(seat, discard, declare, wall, rules, state, work, events, record, validate)
-        seat, drawn, source, win_order, next_dealer, over = _answer_discard(
-            seat, discard, after_kong, win_order, next_dealer, wall, rules, kinds, parameters, state, work, events,
-            record, fans, validate,
+        return action
+    if decision == DECISION_TURN:
+        action, streams[seat] = players_module.turn_action(
+            kind, seat_parameters, seat, table[WIN_ALLOWED] != 0, table[DRAWN], state, rules, work, streams[seat]
         )
-        if over:
-            break
-    record[R_NEXT_DEALER] = next_dealer if next_dealer >= 0 else dealer
+        return action
+    if decision == DECISION_ROB:
+        action, streams[seat] = players_module.claim_action(
+            kind, seat_parameters, seat, table[OFFER], True, False, state, rules, work, streams[seat]
+        )
+        return action
+    if decision == DECISION_OPENING_READY:
+        declare, streams[seat] = players_module.declare_at_deal(
+            kind, seat_parameters, seat, state, rules, work, streams[seat]
+        )
+        return encode(DECLARE_READY if declare else PASS, NO_TILE)
+    if decision == DECISION_EXCHANGE:
+        chosen = work.exchange_choices[seat]
+        if table[PICKED] == 0:
+            streams[seat] = players_module.choose_exchange(
+                kind, seat_parameters, seat, state, rules, work, streams[seat], chosen
+            )
+        return encode(EXCHANGE, chosen[table[PICKED]])
+    start, streams[seat] = players_module.choose_void_suit(kind, seat, state, streams[seat])
+    return encode(VOID, start)
+
+
+@njit(cache=True, _nrt=False)
+def default_action(state, rules, work):
+    """The safe answer the engine gives for a seat whose player failed, and the validating mode's stand-in
+    for an illegal built-in decision: pass on a discard, rob a kong (a rob is offered only when it may win),
+    throw the tile just drawn (else the first tile held; under 定缺 one of its void suit), give the first
+    tile it may, declare 筒 void, no 报叫."""
+    table = state.table
+    seat, decision = table[ACTOR], table[DECISION]
+    if decision == DECISION_TURN:
+        return encode(DISCARD, _first_held(seat, state, table[DRAWN]))
+    if decision == DECISION_ROB:
+        return encode(WIN, NO_TILE)
+    if decision == DECISION_EXCHANGE:
+        legal_actions(state, rules, work, work.legal)
+        return work.legal[0]
+    if decision == DECISION_VOID:
+        return encode(VOID, PIN_START)
+    return encode(PASS, NO_TILE)
+
+
+@njit(cache=True, _nrt=False)
+def is_legal(action, state, rules, work):
+    """Whether `action` answers the pending decision legally (one of ``legal_actions``)."""
+    n = legal_actions(state, rules, work, work.legal)
+    for index in range(n):
+        if work.legal[index] == action:
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def _play_deal(deal, dealer, n, seed, template, wall, rules, kinds, parameters, state, work, events, record, fans, validate):
+    """Play one deal between built-in players into `record`, `fans` and `events`; every array is reused."""
+    _open_deal(deal, dealer, n, seed, template, wall, rules, state, work, events, record, fans, validate)
+    while True:
+        _carry_on(wall, rules, state, work, events, record, fans, validate)
+        if state.table[STEP] != STEP_DECIDE:
+            return
+        action = _builtin_action(kinds, parameters, state, rules, work)
+        if validate and not is_legal(action, state, rules, work):
+            _note(record, ILLEGAL_ACTION)
+            action = default_action(state, rules, work)
+        _answer(action, wall, rules, state, work, events, record, fans, validate)
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -1011,6 +1223,15 @@ def win_order_count(table, n):
     return count
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def _session_dealer(dealer, deal, row, n, seed, session_length):
+    """The dealer of deal `deal` (row `row` of the batch): drawn at a session's start, else the one the
+    last deal named."""
+    if session_length == 0 or deal % session_length == 0 or row == 0:
+        _, dealer = random_below(stream_state(seed, 0, deal), n)
+    return dealer
+
+
 @njit(cache=True)
 def _play_deals(seed, first_deal, n, session_length, template, rules, kinds, parameters, work, validate, records, fans, events, wall):
     """Play records.shape[0] deals from first_deal; the last deal's events and wall stay in `events`, `wall`."""
@@ -1018,10 +1239,127 @@ def _play_deals(seed, first_deal, n, session_length, template, rules, kinds, par
     dealer = 0
     for row in range(records.shape[0]):
         deal = first_deal + row
-        if session_length == 0 or deal % session_length == 0 or row == 0:
-            _, dealer = random_below(stream_state(seed, 0, deal), n)
+        dealer = _session_dealer(dealer, deal, row, n, seed, session_length)
         _play_deal(deal, dealer, n, seed, template, wall, rules, kinds, parameters, state, work, events, records[row], fans[row], validate)
         dealer = records[row, R_NEXT_DEALER]
+
+
+# ------------------------------------------------------------------------------------- user players
+#
+# A seat whose kind is USER is a user's player (sim.user_players): at each of its decisions with a choice the
+# loop below calls Python (numba's object mode) with the legal actions in work.legal. The Python side
+# (`_UserTable`) reads the same state arrays, builds the seat's observation (sim.xuezhan.observation) and
+# answers with an action code, or -1 for the engine's safe default (a fault of an external program).
+
+USER = -1
+
+
+@njit(cache=True, _nrt=False)
+def carry_on(wall, rules, state, work, events, record, fans, validate):
+    """Carry the deal on to the next decision or the end (one compiled copy of the state machine, shared by
+    ``start_deal`` and ``apply``)."""
+    _carry_on(wall, rules, state, work, events, record, fans, validate)
+
+
+@njit(cache=True, _nrt=False)
+def start_deal(deal, dealer, n, seed, template, wall, rules, state, work, events, record, fans, validate):
+    """Deal and carry on to the first decision."""
+    _open_deal(deal, dealer, n, seed, template, wall, rules, state, work, events, record, fans, validate)
+    carry_on(wall, rules, state, work, events, record, fans, validate)
+
+
+@njit(cache=True, _nrt=False)
+def apply(action, wall, rules, state, work, events, record, fans, validate):
+    """Carry out the pending decision's answer and carry on to the next decision or the end."""
+    _answer(action, wall, rules, state, work, events, record, fans, validate)
+    carry_on(wall, rules, state, work, events, record, fans, validate)
+
+
+@njit(cache=True, _nrt=False)
+def builtin_action(kinds, parameters, state, rules, work):
+    """The pending decision's answer by the actor's built-in heuristic."""
+    return _builtin_action(kinds, parameters, state, rules, work)
+
+
+# The batch each thread is playing with user players (a Dask worker may play two shards at once).
+_ASKING = threading.local()
+
+
+def _deal_begins(deal, row):
+    _ASKING.table.begin_deal(deal, row)
+
+
+def _ask_user(n_legal):
+    return _ASKING.table.ask(n_legal)
+
+
+@njit(cache=True)
+def _play_deals_asking(seed, first_deal, n, session_length, template, rules, kinds, parameters, state, work, validate,
+                       records, fans, events, wall):
+    """`_play_deals` with user players: the seats whose kind is USER are asked through Python."""
+    dealer = 0
+    for row in range(records.shape[0]):
+        deal = first_deal + row
+        dealer = _session_dealer(dealer, deal, row, n, seed, session_length)
+        with objmode():
+            _deal_begins(deal, row)
+        record = records[row]
+        start_deal(deal, dealer, n, seed, template, wall, rules, state, work, events, record, fans[row], validate)
+        while state.table[STEP] == STEP_DECIDE:
+            if kinds[state.table[ACTOR]] == USER:
+                count = legal_actions(state, rules, work, work.legal)
+                action = work.legal[0]
+                if count > 1:
+                    with objmode(action="int64"):
+                        action = _ask_user(count)
+                    if action < 0:
+                        _note(record, PLAYER_FAULT)
+                        action = default_action(state, rules, work)
+            else:
+                action = builtin_action(kinds, parameters, state, rules, work)
+                if validate and not is_legal(action, state, rules, work):
+                    _note(record, ILLEGAL_ACTION)
+                    action = default_action(state, rules, work)
+            apply(action, wall, rules, state, work, events, record, fans[row], validate)
+        dealer = records[row, R_NEXT_DEALER]
+
+
+class _UserTable:
+    """The batch being played with user players, for the Python calls of `_play_deals_asking`: the state
+    arrays (the same memory the engine writes), the records, the seats and the deal in play."""
+
+
+    def __init__(self, ruleset, seats, seed, state, work, records):
+        self.ruleset, self.seats, self.seed = ruleset, seats, seed
+        self.state, self.work, self.records = state, work, records
+        self.deal, self.row = -1, -1
+
+    def begin_deal(self, deal, row):
+        self.deal, self.row = deal, row
+        for seat, user in enumerate(self.seats):
+            if user is not None:
+                user.begin_deal(seat, self.ruleset, self.seed, deal)
+
+    def ask(self, n_legal):
+        record = self.records[self.row]
+        seats = range(self.state.table[N_SEATS])
+        money = tuple(int(record[R_WIN_MONEY + seat]) + int(record[R_KONG_MONEY + seat]) for seat in seats)
+        observation = Observation(self.state, self.work, money, tuple(self.work.legal[:n_legal].tolist()), self.deal,
+                                  self.ruleset)
+        return self.seats[observation.seat].decide(observation)
+
+
+def _play_with_users(ruleset, players, seed, first, n, session_length, template, rules, validate, records, fans, events,
+                     wall):
+    state, work = new_state(), new_work()
+    _ASKING.table = _UserTable(ruleset, players.users, seed, state, work, records)
+    try:
+        _play_deals_asking(
+            np.uint64(seed), first, n, session_length, template, rules, players.kinds, players.parameters, state, work,
+            validate, records, fans, events, wall,
+        )
+    finally:
+        _ASKING.table = None
 
 
 # ------------------------------------------------------------------------------------- public API
@@ -1029,35 +1367,64 @@ def _play_deals(seed, first_deal, n, session_length, template, rules, kinds, par
 
 @dataclass(frozen=True)
 class Players:
-    """The seats' heuristics: ids, parameter vectors and canonical texts."""
+    """Each seat's player: heuristic ids (USER for a user's player), parameter vectors, their canonical texts
+    (``greedy:claim=1,...``, or the user player's text), and the user players' seats (None where built in)."""
 
     kinds: np.ndarray
     parameters: np.ndarray
     names: tuple
+    users: tuple = ()
+
+    @property
+    def has_users(self) -> bool:
+        return any(user is not None for user in self.users)
 
     @classmethod
-    def parse(cls, texts, seats: int | None = None, lenient: bool = False) -> "Players":
+    def parse(cls, texts, seats: int | None = None, lenient: bool = False, users=None) -> "Players":
+        """From a list of player texts, or one string `A,B,...` (see ``split_players``); one per seat.
+        `users`: user players already loaded, by seat (None where there is none), reused for their texts."""
         if isinstance(texts, str):
             texts = split_players(texts)
-        parsed = [players_module.parse_player(text, lenient) for text in texts]
-        if seats is not None and len(parsed) != seats:
-            raise PlayerError(f"this game takes {seats} players, not {len(parsed)}")
-        if not 2 <= len(parsed) <= MAX_SEATS:
-            raise PlayerError(f"血战 takes two to four players, not {len(parsed)}")
-        kinds = np.array([kind for kind, _, _ in parsed], np.int64)
-        parameters = np.stack([vector for _, vector, _ in parsed])
-        return cls(kinds, parameters, tuple(name for _, _, name in parsed))
+        if seats is not None and len(texts) != seats:
+            raise PlayerError(f"this game takes {seats} players, not {len(texts)}")
+        if not 2 <= len(texts) <= MAX_SEATS:
+            raise PlayerError(f"血战 takes two to four players, not {len(texts)}")
+        kinds, vectors, names, seated = [], [], [], []
+        for seat, text in enumerate(texts):
+            if is_user_player(text, players_module.NAMES):
+                known = users[seat] if users is not None and seat < len(users) else None
+                user = known if known is not None else load_user_player(text)
+                if user.kind == "numba":
+                    raise PlayerError(f"{text.strip()}: numba players sit at 二人 tables only, so far; "
+                                      "seat a Python class or an exec: program at a 血战 table")
+                seated.append(user)
+                kinds.append(USER)
+                vectors.append(np.zeros(players_module.N_PARAMETERS))
+                names.append(text.strip())
+            else:
+                kind, vector, name = players_module.parse_player(text, lenient)
+                seated.append(None)
+                kinds.append(kind)
+                vectors.append(vector)
+                names.append(name)
+        return cls(np.array(kinds, np.int64), np.stack(vectors), tuple(names), tuple(seated))
+
+    def close(self):
+        """End the user players' programs (``exec:`` players); built-in and Python players need nothing."""
+        for user in self.users:
+            if user is not None:
+                user.close()
 
 
 def as_players(players, n_seats: int) -> Players:
     """Players from a string, a list of texts, an ``Players`` or an ``engine.Players`` (whose
-    canonical texts are read again by this family's parser, 二人-only keys dropped)."""
+    canonical texts are read again by this family's parser, 二人-only keys dropped, its user players kept)."""
     if isinstance(players, Players):
         result = players
     elif isinstance(players, (str, list, tuple)):
         result = Players.parse(players)
     else:
-        result = Players.parse(list(players.names), lenient=True)
+        result = Players.parse(list(players.names), lenient=True, users=getattr(players, "users", None))
     if len(result.names) != n_seats:
         raise PlayerError(f"this game takes {n_seats} players, not {len(result.names)}")
     return result
@@ -1127,10 +1494,15 @@ def _run(ruleset, players, seed, first, n_deals, session_length, validate):
     fans = np.zeros((n_deals, MAX_SEATS, N_FANS), np.uint8)
     events = np.zeros((MAX_EVENTS, 4), np.int32)
     wall = template.copy()
-    _play_deals(
-        np.uint64(seed), first, n, session_length, template, rules, seats.kinds, seats.parameters,
-        new_work(), validate, records, fans, events, wall,
-    )
+    if seats.has_users:
+        _play_with_users(
+            ruleset, seats, seed, first, n, session_length, template, rules, validate, records, fans, events, wall,
+        )
+    else:
+        _play_deals(
+            np.uint64(seed), first, n, session_length, template, rules, seats.kinds, seats.parameters,
+            new_work(), validate, records, fans, events, wall,
+        )
     return n, records, fans, events, wall
 
 

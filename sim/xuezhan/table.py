@@ -10,7 +10,8 @@ This module owns what the engine (``sim.xuezhan.engine``) and the players (``sim
   ruleset's switches as integers (``sim.deal_rules.Rules``); the players' and the engine's work arrays
   (``Work``);
 - the two-suit hand measures the hot loops need (complete, shanten, ukeire, waits) on the 筒/条 tile set;
-- the legality of every decision (the validating mode checks each decision against the same functions).
+- the legality of every decision (the validating mode checks each decision against the same functions), and
+  the list of a pending decision's legal actions (``legal_actions``) that user players choose from.
 
 The optional opening of the table (switches ``exchange_three`` and ``void_suit``): for 换三张 each seat
 chooses three tiles of one suit it holds at least three of; for 定缺 it declares a void suit, whose tiles it
@@ -29,14 +30,25 @@ from kernels.tiles import MELD_CONCEALED_KONG, MELD_PONG, N_KINDS, PIN_START, SO
 from sim.actions import (
     ADDED_KONG,
     CONCEALED_KONG,
+    DECISION_CLAIM,
+    DECISION_EXCHANGE,
+    DECISION_OPENING_READY,
+    DECISION_TURN,
+    DECISION_VOID,
+    DECLARE_READY,
     DISCARD,
     DISCARD_READY,
+    EXCHANGE,
     KONG,
+    MAX_LEGAL,
+    NO_TILE,
     PASS,
     PONG,
+    VOID,
     WIN,
     action_code,
     action_tile,
+    encode,
 )
 
 MAX_SEATS = 4
@@ -60,7 +72,27 @@ MISSED_VALUE = 32  # 漏胡: the value of the win it passed (a win must be worth
 PASSED_KONG = 36  # 过手杠: bit k set when the seat ponged k while it could have konged it
 KONG_UNITS = 40  # the seat's net kong money so far (003 adds it to a win's value)
 DECLARED_VOID = 44  # 定缺: the first kind of the suit the seat declared void, -1 when none
-TABLE_FIELDS = 48
+# Where the engine is (sim.xuezhan.engine): the step it takes next and the decision it waits for. A deal is a
+# state machine over these fields, so it can stop at any decision and resume with the answer.
+STEP = 48  # the engine's next step (sim.xuezhan.engine.STEP_*)
+ACTOR = 49  # the seat the pending decision belongs to (on a turn: the seat whose turn it is)
+DECISION = 50  # the pending decision's kind (sim.actions.DECISION_*)
+DRAWN = 51  # on a turn: the tile the actor just received (-1 after a pong); before it, the dealer's last tile dealt
+SOURCE = 52  # where DRAWN came from (sim.xuezhan.engine.FROM_*)
+OFFER = 53  # the tile on offer: the discard, or the tile of an added kong that may be robbed
+OFFERED_BY = 54  # the seat that discarded it or adds it to its pong
+ROUND = 55  # a round of answers (claims, robs, the opening's choices): how many seats on from its first it is
+WIN_VALUE = 56  # the raw value of the actor's complete hand with the tile on offer or drawn, -1 when not complete
+WIN_ALLOWED = 57  # 1 when the pending decision may win (complete, and no 过水胡 or 漏胡 binds)
+WIN_FLAGS = 58  # the win context flags of that win (kernels.fan_ids)
+CLAIM_FLAGS = 59  # the win flags every seat answering the discard on offer shares (last tile, after a kong, 地胡)
+ROUND_WINNERS = 60  # the seats that won the tile on offer so far in its round (work.winners, work.winner_flags)
+CLAIMER = 61  # the seat that pongs or kongs the discard on offer, -1 for none
+CLAIM = 62  # its claim: PONG or KONG
+WIN_ORDER = 63  # win orders given so far in the deal (simultaneous winners share one)
+NEXT_DEALER = 64  # the next deal's dealer once a win decided it, -1 before (docs/rules/xuezhan-table.md#dealer)
+PICKED = 65  # 换三张: tiles the actor has given so far (work.exchange_choices[actor])
+TABLE_FIELDS = 66
 SUIT_SIZE = 9
 
 # The slots of rules.settings: the ruleset's switches as integers.
@@ -102,6 +134,8 @@ class Work(NamedTuple):
     winners: np.ndarray  # int64 (4,): the winners of one discard or robbed kong
     winner_flags: np.ndarray  # int64 (4,): their win flags; at the end of the deal, each seat's best value
     chajiao_paid: np.ndarray  # int64 (4,): 1 for each seat that paid 查叫
+    deal_stream: np.ndarray  # uint64 (1,): the deal's stream after the shuffle, which draws the 换三张 direction
+    legal: np.ndarray  # int64 (MAX_LEGAL,): the legal actions of the pending decision (``legal_actions``)
 
 
 def new_work() -> Work:
@@ -110,7 +144,8 @@ def new_work() -> Work:
         np.zeros(N_KINDS, np.int8), np.zeros((MAX_SEATS, EXCHANGED), np.int64), np.zeros(MAX_SEATS, np.uint64),
         np.zeros((2, N_KINDS), np.int64), np.zeros((MAX_SEATS, MAX_SEATS), np.int64), np.zeros(MAX_SEATS, np.int64),
         np.zeros(N_FANS, np.int64), np.zeros((6, 10), np.int16), np.zeros(MAX_SEATS, np.int64),
-        np.zeros(MAX_SEATS, np.int64), np.zeros(MAX_SEATS, np.int64),
+        np.zeros(MAX_SEATS, np.int64), np.zeros(MAX_SEATS, np.int64), np.zeros(1, np.uint64),
+        np.zeros(MAX_LEGAL, np.int64),
     )
 
 
@@ -481,3 +516,70 @@ def is_legal_exchange(seat, tiles, state):
         if hand[tile] < copies:
             return False
     return True
+
+
+@njit(cache=True, _nrt=False)
+def _exchange_legal(seat, state, work, out):
+    """The tiles the seat may give as its next 换三张 tile: at first any it holds of a suit it holds three of;
+    then the copies left of the suit of its first tile."""
+    hand, table = state.hands[seat], state.table
+    picked = table[PICKED]
+    chosen = work.exchange_choices[seat]
+    n = 0
+    for start in (PIN_START, SOU_START):
+        if picked > 0 and not start <= chosen[0] < start + SUIT_SIZE:
+            continue
+        held = 0
+        for kind in range(start, start + SUIT_SIZE):
+            held += hand[kind]
+        if held < EXCHANGED:
+            continue
+        for kind in range(start, start + SUIT_SIZE):
+            copies = hand[kind]
+            for index in range(picked):
+                copies -= chosen[index] == kind
+            if copies > 0:
+                out[n] = encode(EXCHANGE, kind)
+                n += 1
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def legal_actions(state, rules, work, out):
+    """The legal actions of the pending decision (table[DECISION] of seat table[ACTOR]) into `out`, in a
+    fixed order (pass first, then win, then by tile and action code); returns how many. They are exactly
+    the actions the legality functions above accept."""
+    hands, table = state.hands, state.table
+    seat, decision = table[ACTOR], table[DECISION]
+    if decision == DECISION_EXCHANGE:
+        return _exchange_legal(seat, state, work, out)
+    if decision == DECISION_VOID:
+        out[0], out[1] = encode(VOID, PIN_START), encode(VOID, SOU_START)
+        return 2
+    if decision == DECISION_OPENING_READY:
+        out[0], out[1] = encode(PASS, NO_TILE), encode(DECLARE_READY, NO_TILE)
+        return 2
+    win_allowed = table[WIN_ALLOWED] != 0
+    n = 0
+    if decision == DECISION_TURN:
+        if win_allowed:
+            out[n] = encode(WIN, NO_TILE)
+            n += 1
+        drawn = table[DRAWN]
+        may_declare = may_declare_now(seat, state, rules.settings)
+        for kind in range(FIRST_KIND, LAST_KIND + 1):
+            if hands[seat, kind] == 0:
+                continue
+            for code in (DISCARD, DISCARD_READY, CONCEALED_KONG, ADDED_KONG):
+                ready = code == DISCARD_READY and may_declare and ready_after_discard(seat, kind, state, rules)
+                if is_legal_turn_action(encode(code, kind), seat, win_allowed, drawn, ready, state, rules, work):
+                    out[n] = encode(code, kind)
+                    n += 1
+        return n
+    tile = table[OFFER]
+    may_claim = decision == DECISION_CLAIM  # a robbed kong is won or let pass, never claimed
+    for action in (encode(PASS, NO_TILE), encode(WIN, NO_TILE), encode(PONG, tile), encode(KONG, tile)):
+        if is_legal_claim(action, seat, tile, win_allowed, may_claim, state, rules, work):
+            out[n] = action
+            n += 1
+    return n

@@ -1,0 +1,146 @@
+"""A numba player (docs/write-a-player.md#a-numba-player): greedy's way of playing, written only on the
+public interface, so it runs inside the engine's compiled loop.
+
+It wins whenever it may, discards to the lowest shanten (ties: the most live tiles that improve the hand,
+then honours and terminals first), claims a discard when that lowers its shanten (unless ``claim=0``), takes
+a kong that keeps its shanten, declares ready when a live wait of the ready hand wins at the minimum fan
+(unless ``ready=0``), and never doubles. Seat it with ``--players examples/players/numba_greedy.py:act,greedy``.
+"""
+
+from numba import njit
+
+from kernels.fan_ids import READY_FLAG
+from sim.actions import (
+    ACTION_BASE,
+    ADDED_KONG,
+    CHOW,
+    CONCEALED_KONG,
+    DECISION_TURN,
+    DISCARD,
+    DISCARD_READY,
+    KONG,
+    PASS,
+    PONG,
+    WIN,
+)
+from sim.erren.players import shanten_of as shanten  # the 二人 shanten: 万 and honours only, known when compiled
+from sim.erren.table import MIN_FAN
+from sim.numba_players import numba_player, ukeire, win_fans
+
+NO_ACTION = -1
+
+
+@njit(cache=True, inline="always")  # inlined: a call would count references on every array of the observation
+def _order(kind):
+    """Which of two equal discards goes first: honours, then terminals, then towards the middle."""
+    if kind >= 27:
+        return 0
+    return 1 + min(kind % 9, 8 - kind % 9)
+
+
+@njit(cache=True, inline="always")
+def _best_discard(observation):
+    """(the discard, the shanten after it): the lowest shanten first, then the most live improving tiles."""
+    hand, n_melds, rules, work = observation.hand, observation.n_melds, observation.rules, observation.work
+    after = work.shanten_after_discard  # a scratch array of 34
+    best_shanten = 99
+    for action in observation.legal:
+        if action // ACTION_BASE == DISCARD:
+            kind = action % ACTION_BASE
+            hand[kind] -= 1
+            after[kind] = shanten(hand, n_melds, rules, work.shanten_scratch)
+            hand[kind] += 1
+            best_shanten = min(best_shanten, after[kind])
+    best, best_ukeire, best_order = NO_ACTION, -1, 9
+    for action in observation.legal:
+        kind = action % ACTION_BASE
+        if action // ACTION_BASE != DISCARD or after[kind] != best_shanten:
+            continue
+        hand[kind] -= 1
+        live = ukeire(hand, n_melds, observation.unseen, rules, work.shanten_scratch, work.distances)
+        hand[kind] += 1
+        if live > best_ukeire or (live == best_ukeire and _order(kind) < best_order):
+            best, best_ukeire, best_order = action, live, _order(kind)
+    return best, best_shanten
+
+
+@njit(cache=True, inline="always")
+def _ready_pays(observation, discard):
+    """After `discard` the hand is ready: does a wait still live for it win at the minimum fan?"""
+    hand, rules, work = observation.hand, observation.rules, observation.work
+    melds = observation.melds[observation.seat]
+    hand[discard] -= 1
+    pays = False
+    for kind in range(34):
+        if observation.unseen[kind] > 0 and hand[kind] < 4:
+            if win_fans(hand, melds, observation.n_melds, kind, READY_FLAG, rules, work.fans) >= rules.settings[MIN_FAN]:
+                pays = True
+                break
+    hand[discard] += 1
+    return pays
+
+
+@njit(cache=True, inline="always")
+def _turn(observation, ready):
+    hand, n_melds, rules, work = observation.hand, observation.n_melds, observation.rules, observation.work
+    discard, after = _best_discard(observation)
+    for action in observation.legal:
+        code, kind = action // ACTION_BASE, action % ACTION_BASE
+        if code == CONCEALED_KONG or code == ADDED_KONG:
+            removed, melds = (4, n_melds + 1) if code == CONCEALED_KONG else (1, n_melds)
+            hand[kind] -= removed
+            keeps = shanten(hand, melds, rules, work.shanten_scratch) <= after
+            hand[kind] += removed
+            if keeps:
+                return action
+    if ready:
+        declare = DISCARD_READY * ACTION_BASE + discard % ACTION_BASE
+        for action in observation.legal:
+            if action == declare and _ready_pays(observation, discard % ACTION_BASE):
+                return declare
+    return discard
+
+
+@njit(cache=True, inline="always")
+def _claim(observation, claim):
+    """Claim the discard for the meld that lowers the shanten most, if any does; else pass."""
+    hand, n_melds, rules, work = observation.hand, observation.n_melds, observation.rules, observation.work
+    offer = observation.tile
+    chosen, best = NO_ACTION, shanten(hand, n_melds, rules, work.shanten_scratch)
+    for action in observation.legal:
+        code, kind = action // ACTION_BASE, action % ACTION_BASE
+        if not claim or (code != PONG and code != CHOW and code != KONG):
+            continue
+        # the meld's other tiles leave the hand, which then holds 3k+2 tiles and one more meld
+        if code == CHOW:
+            for other in range(kind, kind + 3):
+                if other != offer:
+                    hand[other] -= 1
+        else:
+            hand[offer] -= 2 if code == PONG else 3
+        after = shanten(hand, n_melds + 1, rules, work.shanten_scratch)
+        if code == CHOW:
+            for other in range(kind, kind + 3):
+                if other != offer:
+                    hand[other] += 1
+        else:
+            hand[offer] += 2 if code == PONG else 3
+        if after < best:
+            chosen, best = action, after
+    if chosen != NO_ACTION:
+        return chosen
+    for action in observation.legal:
+        if action // ACTION_BASE == PASS:
+            return action
+    return observation.legal[0]
+
+
+@numba_player(claim=1.0, ready=1.0)
+@njit
+def act(observation, parameters, rng):
+    for action in observation.legal:
+        if action // ACTION_BASE == WIN:
+            return action, rng
+    if observation.decision == DECISION_TURN:
+        return _turn(observation, parameters[1] != 0), rng
+    return _claim(observation, parameters[0] != 0), rng

@@ -1,0 +1,302 @@
+"""A step environment over the 二人 engine, for search and learning (docs/write-a-player.md#a-step-environment).
+
+``Environment`` is one table stepped decision by decision, in the style of PettingZoo's agent-environment
+cycle: ``reset(seed, deal)`` deals, ``observation`` is what the seat to act sees (``sim.erren.observation``,
+with its legal actions and mask), ``step(action)`` answers it and runs the deal on to the next decision of
+a seat with a choice. Seats given to ``opponents`` are played by built-in heuristics inside the engine; the
+others are the agents. When the deal ends, ``rewards`` holds each seat's money: the 富贵豆 settlement of
+the deal at ``stake`` and ``fee`` (docs/rules/erren-table.md), F x stake to the winner from the loser.
+
+``BatchEnvironment`` steps many tables at once inside numba: one array of actions in, the acting seats,
+their hands, legal-action masks, rewards and finished flags out, each finished table dealt its next deal
+at once. The engine is the one ``mjsim run`` plays: driven with ``greedy``'s own answers, both give the
+records of ``mjsim run`` deal for deal (a test).
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from kernels.fan_ids import N_FANS
+from sim.actions import N_ACTIONS
+from sim.erren import engine
+from sim.erren.engine import (
+    MAX_EVENTS,
+    R_DOUBLES,
+    R_FAN_TOTAL,
+    R_FLOWERS,
+    R_WINNER,
+    RECORD_COLUMNS,
+    STEP_DECIDE,
+    apply,
+    builtin_action,
+    start_deal,
+)
+from sim.erren.observation import Observation
+from sim.erren.table import ACTOR, STEP, TABLE_FIELDS, State, Work, legal_actions, new_state, new_work
+from sim.random_streams import random_below, stream_state
+from sim.ruleset import load_ruleset
+from sim.user_players import PlayerFailure
+
+N_SEATS = 2
+
+
+def _heuristic_seats(opponents):
+    kinds, parameters = np.full(N_SEATS, engine.USER, np.int64), np.zeros((N_SEATS, engine.heuristics.N_PARAMETERS))
+    for seat, text in (opponents or {}).items():
+        if seat not in range(N_SEATS):
+            raise ValueError(f"a 二人 table has seats 0 and 1, not {seat}")
+        kinds[seat], parameters[seat], _ = engine.heuristics.parse_player(text)
+    return kinds, parameters
+
+
+@njit(cache=True)
+def _deal_money(record, stake, fee, rewards):
+    """Each seat's money from a finished deal's record: F x stake from loser to winner, the fee from both."""
+    winner = record[R_WINNER]
+    for seat in range(N_SEATS):
+        rewards[seat] = -fee
+    if winner >= 0:
+        moved = (record[R_FAN_TOTAL] + record[R_FLOWERS + winner]) * 2.0 ** record[R_DOUBLES + winner] * stake
+        rewards[winner] += moved
+        rewards[1 - winner] -= moved
+
+
+@njit(cache=True)
+def _run_to_agent(kinds, parameters, wall, rules, state, work, events, record, fans):
+    """Answer every pending decision that is not an agent's: a heuristic seat's, or one with a single legal
+    action. Returns the number of legal actions of the agent's decision now pending (0: the deal is over)."""
+    table = state.table
+    while table[STEP] == STEP_DECIDE:
+        n = legal_actions(state, rules, work.shanten_scratch, work.legal)
+        if kinds[table[ACTOR]] >= 0:
+            action = builtin_action(kinds, parameters, state, rules, work)
+        elif n == 1:
+            action = work.legal[0]
+        else:
+            return n
+        apply(action, wall, rules, state, work, events, record, fans, False)
+    return 0
+
+
+@njit(cache=True)
+def _first_dealer(seed, deal):
+    _, dealer = random_below(stream_state(seed, 0, deal), 2)
+    return dealer
+
+
+class Environment:
+    """One 二人 table. ``reset(seed, deal=0)``, then while not ``terminated``: read ``observation`` (of seat
+    ``agent_selection``), ``step(action)``. ``rewards`` holds the deal's money once it is over."""
+
+    def __init__(self, ruleset="erren", opponents: dict | None = None, stake: float = 1.0, fee: float = 0.0):
+        self.ruleset = load_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
+        self.rules, self.template = engine.kernel_rules(self.ruleset)
+        self.kinds, self.parameters = _heuristic_seats(opponents)
+        self.stake, self.fee = float(stake), float(fee)
+        self.state, self.work = new_state(), new_work()
+        self.wall = self.template.copy()
+        self.events = np.zeros((MAX_EVENTS, 3), np.int16)
+        self.record = np.zeros(len(RECORD_COLUMNS), np.int32)
+        self.fans = np.zeros(N_FANS, np.uint8)
+        self.rewards = np.zeros(N_SEATS)
+        self.deal, self.seed, self._legal = -1, 0, ()
+
+    def reset(self, seed: int, deal: int = 0, dealer: int | None = None):
+        """Deal `deal` of `seed` (its dealer drawn as ``mjsim run`` draws it unless given); returns the first
+        observation, or None if the deal ended without an agent's choice."""
+        self.seed, self.deal = int(seed), int(deal)
+        dealer = _first_dealer(np.uint64(seed), deal) if dealer is None else dealer
+        start_deal(deal, dealer, np.uint64(seed), self.template, self.wall, self.rules, self.state, self.work,
+                   self.events, self.record, self.fans, False)
+        return self._advance()
+
+    def _advance(self):
+        n = _run_to_agent(self.kinds, self.parameters, self.wall, self.rules, self.state, self.work, self.events,
+                          self.record, self.fans)
+        self._legal = tuple(self.work.legal[:n].tolist())
+        self.rewards[:] = 0.0
+        if n == 0:
+            _deal_money(self.record, self.stake, self.fee, self.rewards)
+        return self.observation
+
+    @property
+    def terminated(self) -> bool:
+        return not self._legal
+
+    @property
+    def agent_selection(self):
+        """The seat to act, None once the deal is over."""
+        return None if self.terminated else int(self.state.table[ACTOR])
+
+    @property
+    def observation(self):
+        """What the seat to act sees (``sim.erren.observation.Observation``), None once the deal is over."""
+        return None if self.terminated else Observation(self.state, self._legal, self.deal, self.ruleset)
+
+    @property
+    def legal_mask(self) -> np.ndarray:
+        mask = np.zeros(N_ACTIONS, bool)
+        mask[list(self._legal)] = True
+        return mask
+
+    def step(self, action):
+        """Answer the pending decision with `action` (an ``Action`` or its code); returns the next
+        observation, None once the deal is over (then ``rewards`` holds its money)."""
+        code = int(getattr(action, "code", action))
+        if self.terminated:
+            raise PlayerFailure("the deal is over: reset the environment before stepping it")
+        if code not in self._legal:
+            raise PlayerFailure(f"{code} is not a legal action here; legal: {', '.join(map(str, self._legal))}")
+        apply(code, self.wall, self.rules, self.state, self.work, self.events, self.record, self.fans, False)
+        return self._advance()
+
+    def builtin_action(self, heuristic: str = "greedy") -> int:
+        """What the built-in `heuristic` would answer to the pending decision (from the acting seat's stream)."""
+        kind, vector, _ = engine.heuristics.parse_player(heuristic)
+        kinds = np.full(N_SEATS, kind, np.int64)
+        return int(builtin_action(kinds, np.stack([vector] * N_SEATS), self.state, self.rules, self.work))
+
+    @property
+    def record_row(self) -> dict:
+        """The finished deal's record (``engine.RECORD_COLUMNS``, plus `deal`)."""
+        return {"deal": self.deal, **{name: int(self.record[index]) for index, name in enumerate(RECORD_COLUMNS)}}
+
+
+@njit(cache=True)
+def _step_tables(first, last, actions, seed, next_deal, stride, template, rules, kinds, parameters, stake, fee,
+                 hands, melds, visible, tables, discarded, after_ready, walls, streams, records, fans, events, work,
+                 actors, observed_hands, masks, rewards, finished):
+    """One step of tables first .. last - 1: answer each one's pending decision with actions[b] (skipped
+    where actions[b] < 0, as at the start), run it on to its next agent decision, deal the next deal where
+    one ended. Writes the acting seat, its hand and legal mask, the rewards of finished deals and the
+    finished flags; returns the decisions answered."""
+    answered = 0
+    for b in range(first, last):
+        state = State(hands[b], melds[b], visible[b], tables[b], discarded[b], after_ready[b])
+        work.streams[0], work.streams[1] = streams[b, 0], streams[b, 1]
+        rewards[b, 0], rewards[b, 1] = 0.0, 0.0
+        finished[b] = False
+        if actions[b] >= 0:
+            apply(actions[b], walls[b], rules, state, work, events, records[b], fans[b], False)
+            answered += 1
+        n = _run_to_agent(kinds, parameters, walls[b], rules, state, work, events, records[b], fans[b])
+        while n == 0:  # the deal is over: settle it and deal the table's next one
+            _deal_money(records[b], stake, fee, rewards[b])
+            finished[b] = True
+            deal = next_deal[b]
+            next_deal[b] += stride
+            start_deal(deal, _first_dealer(seed, deal), seed, template, walls[b], rules, state, work, events,
+                       records[b], fans[b], False)
+            n = _run_to_agent(kinds, parameters, walls[b], rules, state, work, events, records[b], fans[b])
+        actor = state.table[ACTOR]
+        actors[b] = actor
+        for kind in range(observed_hands.shape[1]):
+            observed_hands[b, kind] = hands[b, actor, kind]
+        mask = masks[b]
+        for index in range(mask.shape[0]):
+            mask[index] = False
+        for index in range(n):
+            mask[work.legal[index]] = True
+        streams[b, 0], streams[b, 1] = work.streams[0], work.streams[1]
+    return answered
+
+
+@njit(cache=True, parallel=True)
+def _step_in_parallel(actions, seed, next_deal, stride, template, rules, kinds, parameters, stake, fee, hands, melds,
+                      visible, tables, discarded, after_ready, walls, streams, records, fans, events, works, actors,
+                      observed_hands, masks, rewards, finished, steps):
+    """`_step_tables` on one slice of the tables per thread, each thread with its own work arrays (`works`: a
+    Work of per-thread stacks, as numba's parallel loops take no tuple of named tuples)."""
+    n_threads = works.legal.shape[0]
+    size = (actions.shape[0] + n_threads - 1) // n_threads
+    for thread in prange(n_threads):
+        first, last = thread * size, min(actions.shape[0], (thread + 1) * size)
+        work = Work(
+            works.shanten_scratch[thread], works.distances[thread], works.unseen[thread], works.held[thread],
+            works.shanten_after_discard[thread], works.fans[thread], works.streams[thread], works.hand_sizes[thread],
+            works.check_counts[thread], works.legal[thread], works.no_tiles[thread],
+        )
+        steps[thread] += _step_tables(
+            first, last, actions, seed, next_deal, stride, template, rules, kinds, parameters, stake, fee, hands, melds,
+            visible, tables, discarded, after_ready, walls, streams, records, fans, events, work, actors,
+            observed_hands, masks, rewards, finished,
+        )
+
+
+class BatchEnvironment:
+    """`n_tables` 二人 tables stepped together inside numba. Table b plays deals b, b + n, b + 2n, ... of
+    `seed`. After ``reset()`` and each ``step(actions)``: ``actors`` (the seat to act at each table),
+    ``hands`` (that seat's concealed tiles), ``masks`` (its legal actions over ``N_ACTIONS`` codes),
+    ``rewards`` (n, 2: the money of a deal that ended in this step) and ``finished`` (which tables ended a
+    deal). Every table always has a decision pending: a finished one has been dealt its next deal. With
+    `threads` > 1 the tables are split among that many numba threads, each with its own work arrays."""
+
+    def __init__(self, n_tables: int, ruleset="erren", opponents: dict | None = None, seed: int = 0,
+                 stake: float = 1.0, fee: float = 0.0, threads: int = 1):
+        if not 1 <= n_tables <= 1_000_000:
+            raise ValueError("n_tables must be between 1 and 1,000,000")
+        if not 1 <= threads <= min(n_tables, 256):
+            raise ValueError("threads must be between 1 and the number of tables (at most 256)")
+        self.ruleset = load_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
+        self.rules, self.template = engine.kernel_rules(self.ruleset)
+        self.kinds, self.parameters = _heuristic_seats(opponents)
+        self.n, self.seed, self.stake, self.fee = n_tables, int(seed), float(stake), float(fee)
+        n = n_tables
+        shapes = new_state()
+        self.hands_all = np.zeros((n, *shapes.hands.shape), np.int8)
+        self.melds = np.zeros((n, *shapes.melds.shape), np.int8)
+        self.visible = np.zeros((n, *shapes.visible.shape), np.int8)
+        self.tables = np.zeros((n, TABLE_FIELDS), np.int64)
+        self.discarded = np.zeros((n, *shapes.discarded.shape), np.int8)
+        self.after_ready = np.zeros((n, *shapes.after_ready.shape), np.int8)
+        self.walls = np.tile(self.template, (n, 1))
+        self.streams = np.zeros((n, N_SEATS), np.uint64)
+        self.records = np.zeros((n, len(RECORD_COLUMNS)), np.int32)
+        self.fans = np.zeros((n, N_FANS), np.uint8)
+        self.events = np.zeros((1, 3), np.int16)  # no event log: a one-row log records nothing
+        # one set of work arrays per thread, stacked field by field
+        self.works = Work(*(np.stack(arrays) for arrays in zip(*(new_work() for _ in range(threads)), strict=True)))
+        self.actors = np.zeros(n, np.int64)
+        self.hands = np.zeros((n, self.hands_all.shape[2]), np.int8)
+        self.masks = np.zeros((n, N_ACTIONS), bool)
+        self.rewards = np.zeros((n, N_SEATS))
+        self.finished = np.zeros(n, bool)
+        self.steps = np.zeros(threads, np.int64)
+        self.next_deal = np.arange(n, dtype=np.int64)
+
+    def reset(self):
+        """Deal every table its first deal (table b: deal b); the next ``step`` answers their decisions."""
+        self.next_deal[:] = np.arange(self.n)
+        self.tables[:] = 0  # every table "over": the step below deals it
+        self._step(np.full(self.n, -1, np.int64))
+        self.finished[:] = False
+        self.rewards[:] = 0.0
+        self.steps[:] = 0
+
+    def step(self, actions):
+        """Answer every table's pending decision: actions[b] must be legal in masks[b]."""
+        actions = np.asarray(actions, np.int64)
+        if actions.shape != (self.n,):
+            raise ValueError(f"one action per table: {self.n} actions, not {actions.shape}")
+        chosen = self.masks[np.arange(self.n), np.clip(actions, 0, N_ACTIONS - 1)] & (actions >= 0) & (actions < N_ACTIONS)
+        if not chosen.all():
+            table = int(np.flatnonzero(~chosen)[0])
+            raise PlayerFailure(f"table {table}: action {int(actions[table])} is not legal there")
+        self._step(actions)
+
+    def _step(self, actions):
+        arguments = (
+            actions, np.uint64(self.seed), self.next_deal, self.n, self.template, self.rules, self.kinds,
+            self.parameters, self.stake, self.fee, self.hands_all, self.melds, self.visible, self.tables,
+            self.discarded, self.after_ready, self.walls, self.streams, self.records, self.fans, self.events,
+        )
+        outputs = (self.actors, self.hands, self.masks, self.rewards, self.finished)
+        if self.works.legal.shape[0] == 1:  # no thread pool for one thread
+            self.steps[0] += _step_tables(0, self.n, *arguments, Work(*(array[0] for array in self.works)), *outputs)
+        else:
+            _step_in_parallel(*arguments, self.works, *outputs, self.steps)
+
+    @property
+    def decisions(self) -> int:
+        """Decisions answered since ``reset``."""
+        return int(self.steps.sum())

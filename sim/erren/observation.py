@@ -1,0 +1,223 @@
+"""What a 二人 seat observes at a decision: the ``Observation`` a Python player's ``act`` receives, and the
+``NumbaObservation`` a numba player's function receives (``numba_observation``).
+
+It reads the live state of the deal (``sim.erren.table``) and shows only what the seat may see: its own
+concealed tiles, both seats' melds and discards, the copies on the table, the wall's size, the public
+fields (dealer, turn, ready, doubles, flowers) and, once the seat has declared ready, the opponent's hand.
+Arrays are numpy copies, built when first read, so a player that reads little pays little; an observation
+describes one decision and must not be kept past its ``act`` call (copy what you keep: the arrays are).
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from kernels.tiles import MELD_CHOW, MELD_CONCEALED_KONG, MELD_PONG
+from sim.actions import DECISION_NAMES, DECISION_TURN
+from sim.deal_rules import Rules
+from sim.erren.table import (
+    ACTOR,
+    DEALER,
+    DECISION,
+    DOUBLES,
+    DRAWN,
+    FLOWERS,
+    N_MELDS,
+    OFFER,
+    READY,
+    TURN,
+    WIN_TOTAL,
+    opponent_hand_visible,
+    unseen_counts,
+    wall_left,
+)
+from sim.notation import format_tiles, tile_name
+from sim.user_players import legal_list, legal_mask
+
+N_SEATS = 2
+
+
+def _meld_text(code: int, low: int) -> str:
+    """A meld in the notation of hands: ``[345m]``, ``[555z]``, ``[5555z]``, ``(5555z)`` when concealed."""
+    name = tile_name(low)
+    if code == MELD_CHOW:
+        rank = int(name[0])
+        return f"[{rank}{rank + 1}{rank + 2}{name[1]}]"
+    tiles = name[0] * (3 if code == MELD_PONG else 4) + name[1]
+    return f"({tiles})" if code == MELD_CONCEALED_KONG else f"[{tiles}]"
+
+
+class Observation:
+    """One decision of one seat. Fields: ``seat``, ``deal``, ``decision`` (``turn``, ``claim``, ``rob``,
+    ``opening ready``), ``legal_actions`` (``sim.user_players.Action``: ``code``, ``text``),
+    ``legal_codes``, ``legal_mask``, ``hand``, ``drawn``, ``tile``, ``melds``, ``meld_texts``,
+    ``discards``, ``discards_after_ready``, ``visible``, ``opponent_hand``, ``tiles_left``, ``turn``,
+    ``dealer``, ``ready``, ``doubles``, ``flowers``, ``win_fans``, ``ruleset``."""
+
+    def __init__(self, state, legal_codes, deal: int, ruleset):
+        self._state = state
+        self.legal_codes = legal_codes  # a tuple of ints
+        self.deal = deal
+        self.ruleset = ruleset
+        table = state.table
+        self.seat = int(table[ACTOR])
+        self.decision = DECISION_NAMES[table[DECISION]]
+        self._actions = None
+
+    @property
+    def legal_actions(self):
+        if self._actions is None:
+            self._actions = legal_list(self.legal_codes)
+        return self._actions
+
+    @property
+    def legal_mask(self) -> np.ndarray:
+        """bool (sim.actions.N_ACTIONS,): True at each legal action's code."""
+        return legal_mask(self.legal_codes)
+
+    @property
+    def hand(self) -> np.ndarray:
+        """int8 (34,): the seat's concealed tiles (the tile just drawn included)."""
+        return self._state.hands[self.seat].copy()
+
+    @property
+    def drawn(self):
+        """On a turn, the kind just drawn (None after a claim); None on other decisions."""
+        table = self._state.table
+        if table[DECISION] != DECISION_TURN or table[DRAWN] < 0:
+            return None
+        return int(table[DRAWN])
+
+    @property
+    def tile(self):
+        """On a claim or a rob, the kind on offer (the discard, the tile added to a kong); else None."""
+        table = self._state.table
+        if self.decision in ("claim", "rob"):
+            return int(table[OFFER])
+        return None
+
+    @property
+    def melds(self) -> np.ndarray:
+        """int8 (2, 4, 2): each seat's melds as (meld code, lowest kind); ``n_melds`` says how many count."""
+        return self._state.melds.copy()
+
+    @property
+    def n_melds(self) -> tuple:
+        table = self._state.table
+        return tuple(int(table[N_MELDS + seat]) for seat in range(N_SEATS))
+
+    @property
+    def meld_texts(self) -> tuple:
+        """Each seat's melds as text: ``[555z]``, ``[345m]``, ``(1111m)`` for a concealed kong."""
+        melds = self._state.melds
+        return tuple(
+            tuple(_meld_text(int(melds[seat, index, 0]), int(melds[seat, index, 1])) for index in range(count))
+            for seat, count in enumerate(self.n_melds)
+        )
+
+    @property
+    def discards(self) -> np.ndarray:
+        """int8 (2, 34): what each seat has discarded."""
+        return self._state.discarded.copy()
+
+    @property
+    def discards_after_ready(self) -> np.ndarray:
+        """int8 (2, 34): what each seat discarded after declaring ready."""
+        return self._state.after_ready.copy()
+
+    @property
+    def visible(self) -> np.ndarray:
+        """int8 (34,): the copies on the table: discards and exposed melds."""
+        return self._state.visible.copy()
+
+    @property
+    def opponent_hand(self):
+        """int8 (34,): the opponent's concealed tiles, once this seat has declared ready; else None."""
+        if not opponent_hand_visible(self.seat, self._state.table):
+            return None
+        return self._state.hands[1 - self.seat].copy()
+
+    @property
+    def tiles_left(self) -> int:
+        return int(wall_left(self._state.table))
+
+    @property
+    def turn(self) -> int:
+        return int(self._state.table[TURN])
+
+    @property
+    def dealer(self) -> int:
+        return int(self._state.table[DEALER])
+
+    @property
+    def ready(self) -> tuple:
+        table = self._state.table
+        return tuple(bool(table[READY + seat]) for seat in range(N_SEATS))
+
+    @property
+    def doubles(self) -> tuple:
+        table = self._state.table
+        return tuple(int(table[DOUBLES + seat]) for seat in range(N_SEATS))
+
+    @property
+    def flowers(self) -> tuple:
+        table = self._state.table
+        return tuple(int(table[FLOWERS + seat]) for seat in range(N_SEATS))
+
+    @property
+    def win_fans(self):
+        """The fan total (flowers aside, before doubling) of the win this decision offers; None if none."""
+        total = int(self._state.table[WIN_TOTAL])
+        return total if total >= 0 and self.decision != "opening ready" else None
+
+    def to_json(self) -> dict:
+        """The observation as JSON values, tiles in MPSZ text (what an ``exec:`` player receives)."""
+        opponent = self.opponent_hand
+        drawn, tile = self.drawn, self.tile
+        return {
+            "deal": self.deal, "seat": self.seat, "decision": self.decision, "ruleset": self.ruleset.name,
+            "hand": format_tiles(self.hand), "drawn": None if drawn is None else tile_name(drawn),
+            "tile": None if tile is None else tile_name(tile),
+            "melds": [list(texts) for texts in self.meld_texts],
+            "discards": [format_tiles(row) for row in self.discards],
+            "discards_after_ready": [format_tiles(row) for row in self.discards_after_ready],
+            "opponent_hand": None if opponent is None else format_tiles(opponent),
+            "tiles_left": self.tiles_left, "turn": self.turn, "dealer": self.dealer, "ready": list(self.ready),
+            "doubles": list(self.doubles), "flowers": list(self.flowers), "win_fans": self.win_fans,
+        }
+
+
+class NumbaObservation(NamedTuple):
+    """What a numba player's ``act`` receives (docs/write-a-player.md#a-numba-player). The arrays are views
+    of the live deal: read them, and put back anything you change."""
+
+    seat: int
+    decision: int  # sim.actions.DECISION_*
+    legal: np.ndarray  # int64 (n,): the legal actions, in the engine's fixed order
+    tile: int  # on a claim or a rob, the kind on offer; on a turn, the kind just drawn (-1 after a claim)
+    hand: np.ndarray  # int8 (34,): the seat's concealed tiles
+    n_melds: int  # the seat's melds
+    opponent_hand: np.ndarray  # int8 (34,): the opponent's, once this seat has declared ready; zeros before
+    melds: np.ndarray  # int8 (2, 4, 2): (meld code, lowest kind); table[N_MELDS + seat] of them count
+    visible: np.ndarray  # int8 (34,): discards on the table and exposed melds
+    discards: np.ndarray  # int8 (2, 34)
+    discards_after_ready: np.ndarray  # int8 (2, 34)
+    unseen: np.ndarray  # int8 (34,): the copies this seat cannot see (the wall and the opponent's hand)
+    table: np.ndarray  # int64: the public fields, indexed by sim.erren.table's constants (DRAWN, OFFER, ...)
+    rules: Rules  # the ruleset's kernel arrays (for sim.numba_players.shanten and the fan evaluator)
+    work: tuple  # sim.erren.table.Work: scratch arrays (shanten_scratch, distances, ...) a player may use
+
+
+@njit(cache=True, inline="always")  # inlined: returning the tuple from a call would count references on its arrays
+def numba_observation(seat, n_legal, state, rules, work):
+    """The observation of the actor, its legal actions the first `n_legal` of work.legal."""
+    unseen_counts(seat, state, rules.tile_set, work.unseen)
+    opponent = state.hands[1 - seat] if opponent_hand_visible(seat, state.table) else work.no_tiles
+    table = state.table
+    tile = table[DRAWN] if table[DECISION] == DECISION_TURN else table[OFFER]
+    return NumbaObservation(
+        seat, table[DECISION], work.legal[:n_legal], tile, state.hands[seat], state.table[N_MELDS + seat], opponent,
+        state.melds, state.visible,
+        state.discarded, state.after_ready, work.unseen, state.table, rules, work,
+    )

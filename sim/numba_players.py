@@ -1,0 +1,121 @@
+"""Players written as numba functions (docs/write-a-player.md#a-numba-player): as fast as the built-in ones,
+because the engine calls them inside its compiled loop, never through Python.
+
+A numba player is one ``@njit`` function ``act(observation, parameters, rng) -> (action, rng)``:
+
+- ``observation``: the family's ``NumbaObservation`` named tuple (``sim.erren.observation``): the seat, the
+  decision, the legal actions (``observation.legal``, an int64 array), views of what the seat may see
+  (its hand, the melds, discards, the public table fields), the ruleset's kernel arrays (``rules``) and
+  work arrays for the helpers below. A function may change a work array or try a tile in its own hand, but
+  must put the hand back as it found it;
+- ``parameters``: float64 array of its ``key=value`` parameters, in the order the ``numba_player``
+  decorator declares them (missing ones take their defaults);
+- ``rng``: the seat's random stream for the deal (a uint64 state, advanced with ``random_below``), to be
+  returned with the action, so that the player's games replay exactly.
+
+It returns one of ``observation.legal``: anything else stops the run with a ``PlayerFailure`` naming the
+deal and the decision. Seat it like a Python player, ``--players path/to/file.py:act:key=value``. The loop
+that calls it is compiled in each process for its functions (numba makes the function part of the type),
+which costs a few seconds at the start.
+"""
+
+import numpy as np
+from numba import njit
+from numba.core.registry import CPUDispatcher
+
+from kernels.fans.mcr import NOT_A_WIN, _score_hand
+from kernels.shanten import _hand_shanten, _ukeire_one
+from kernels.tiles import PIN_START, SOU_START
+from kernels.win_check import is_complete
+from sim.actions import DECISION_NAMES
+from sim.player_text import PlayerError
+from sim.random_streams import random_below  # noqa: F401  (for players: rng, value = random_below(rng, n))
+from sim.user_players import PlayerFailure, where
+
+MAX_NUMBA_PARAMETERS = 16
+
+
+class NumbaPlayer:
+    """A numba player function with its parameters' names and defaults (see ``numba_player``)."""
+
+    def __init__(self, act, defaults: dict):
+        if not isinstance(act, CPUDispatcher):
+            raise TypeError("numba_player decorates an @njit function")
+        if len(defaults) > MAX_NUMBA_PARAMETERS:
+            raise TypeError(f"a numba player takes at most {MAX_NUMBA_PARAMETERS} parameters")
+        self.act, self.defaults = act, dict(defaults)
+
+
+def numba_player(**defaults):
+    """Declare an ``@njit`` function a numba player with parameters: ``@numba_player(speed=8.0)`` above
+    ``@njit``. Parameters are numbers; ``parameters[i]`` is the i-th declared."""
+    return lambda act: NumbaPlayer(act, {key: float(value) for key, value in defaults.items()})
+
+
+class NumbaSeat:
+    """A numba player in one seat: its function and its parameter vector."""
+
+    kind = "numba"
+
+    def __init__(self, text: str, player, parameters: dict):
+        if isinstance(player, CPUDispatcher):
+            player = NumbaPlayer(player, {})
+        unknown = set(parameters) - set(player.defaults)
+        if unknown:
+            takes = ", ".join(f"{key}=" for key in player.defaults) or "no parameters"
+            raise PlayerError(f"{text}: unknown parameter {sorted(unknown)[0]!r}; it takes {takes}")
+        values = {**player.defaults, **parameters}
+        vector = np.zeros(MAX_NUMBA_PARAMETERS)
+        for index, key in enumerate(player.defaults):
+            value = values[key]
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise PlayerError(f"{text}: parameter {key} needs a number, not {value!r}")
+            vector[index] = value
+        self.text, self.act, self.parameters = text, player.act, vector
+
+    def failure(self, status, what: str) -> PlayerFailure:
+        """The failure of this player where the engine's loop stopped: status holds (deal, seat, decision)."""
+        deal, seat, decision = int(status[0]), int(status[1]), DECISION_NAMES[int(status[2])]
+        return PlayerFailure(f"player {self.text} {what} {where(deal, seat, decision)}")
+
+    def close(self):
+        pass
+
+
+def is_numba_player(target) -> bool:
+    return isinstance(target, (NumbaPlayer, CPUDispatcher))
+
+
+# ------------------------------------------------------------------------------------- helpers for players
+
+
+# Inlined into the player: a call would pass the rules' arrays one by one, several times a decision.
+@njit(cache=True, inline="always", _nrt=False)
+def shanten(hand, n_melds, rules, scratch):
+    """The shanten of a concealed hand with `n_melds` melds (-1: complete), standard hands and seven pairs.
+    `scratch`: int16 (6, 10) (``observation.work.shanten_scratch``)."""
+    if rules.tile_set[PIN_START] == 0 and rules.tile_set[SOU_START] == 0:  # 万 and honours only: one suit to split
+        return _hand_shanten(hand, n_melds, rules.suit_table, rules.honour_table, 0, True, scratch)
+    return _hand_shanten(hand, n_melds, rules.suit_table, rules.honour_table, 0, False, scratch)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def ukeire(hand, n_melds, live, rules, scratch, distances):
+    """Of a hand of 3k+1 tiles: the number of `live` copies (int8 per kind) that lower its shanten.
+    `distances`: int64 (34,) (``observation.work.distances``)."""
+    return _ukeire_one(hand, n_melds, live, rules.suit_table, rules.honour_table, scratch, distances)[1]
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def win_fans(hand, melds, n_melds, tile, flags, rules, fan_work):
+    """The 二人 family's fan total (flowers aside, before doubling) of `hand` (its concealed tiles without
+    `tile`) with `melds` winning on `tile` in the context `flags` (kernels.fan_ids: READY_FLAG,
+    SELF_DRAWN_FLAG, ...); -1 if that is not a complete hand. `fan_work`: ``observation.work.fans``."""
+    hand[tile] += 1
+    complete = is_complete(hand, n_melds, rules.complete_bits)
+    hand[tile] -= 1
+    if not complete:
+        return -1
+    total = _score_hand(hand, melds, n_melds, tile, flags, 0, rules.fan_values, rules.fan_priority,
+                        rules.exclusion_start, rules.exclusion_target, rules.suit_table, fan_work)
+    return -1 if total == NOT_A_WIN else total
