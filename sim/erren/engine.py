@@ -5,12 +5,14 @@ One jitted call plays a batch of deals between two players and writes one record
 a resumable state machine (section "the state machine"): it stops at each decision of a seat that has a
 choice, which a built-in heuristic (``sim.erren.players``) answers inside the loop, and a user's player
 (``sim.user_players``: a Python class or an ``exec:`` program, seen through ``sim.erren.observation``; or a
-numba function, ``sim.numba_players``) through the loop of section "user players". A deal is a pure function of (seed, deal index, dealer): its dealer draw and wall come
-from the stream (seed, 0, deal), each seat's decisions from (seed, 1 + seat, deal) (``sim.random_streams``),
-so a deal replays identically however a run is split. With ``session_length`` > 0 the deals are played as
-sessions of that many consecutive deals where the dealer rotates (docs/rules/erren-table.md#dealer): the first dealer of a
-session is drawn at random, then the dealer keeps the seat after a dealer win or a draw and otherwise
-passes it to the winner. Without sessions every deal draws its dealer.
+numba function, ``sim.numba_players``) through the loop of section "user players".
+
+A deal is a pure function of (seed, deal index, dealer): its dealer draw and wall come from the stream
+(seed, 0, deal), each seat's decisions from (seed, 1 + seat, deal) (``sim.random_streams``), so a deal
+replays identically however a run is split. With ``session_length`` > 0 the deals are played as sessions
+of that many consecutive deals where the dealer rotates (docs/rules/erren-table.md#dealer): the first
+dealer of a session is drawn at random, then the dealer keeps the seat after a dealer win or a draw and
+otherwise passes it to the winner. Without sessions every deal draws its dealer.
 
 The procedure, in order: shuffle; 14 tiles to the dealer, 13 to the other seat; flowers set aside and
 replaced from the back, dealer first; the non-dealer may declare 天听 at once; then turns. On its turn a
