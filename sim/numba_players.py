@@ -3,11 +3,11 @@ because the engine calls them inside its compiled loop, never through Python.
 
 A numba player is one ``@njit`` function ``act(observation, parameters, rng) -> (action, rng)``:
 
-- ``observation``: the family's ``NumbaObservation`` named tuple (``sim.erren.observation``): the seat, the
-  decision, the legal actions (``observation.legal``, an int64 array), views of what the seat may see
-  (its hand, the melds, discards, the public table fields), the ruleset's kernel arrays (``rules``) and
-  work arrays for the helpers below. A function may change a work array or try a tile in its own hand, but
-  must put the hand back as it found it;
+- ``observation``: the family's ``NumbaObservation`` named tuple (``sim.erren.observation``,
+  ``sim.xuezhan.observation``): the seat, the decision, the legal actions (``observation.legal``, an int64
+  array), views of what the seat may see (its hand, the melds, discards, the public table fields), the
+  ruleset's kernel arrays (``rules``) and work arrays for the helpers below. A function may change a work
+  array or try a tile in its own hand, but must put the hand back as it found it;
 - ``parameters``: float64 array of its ``key=value`` parameters, in the order the ``numba_player``
   decorator declares them (missing ones take their defaults);
 - ``rng``: the seat's random stream for the deal (a uint64 state, advanced with ``random_below``), to be
@@ -24,6 +24,7 @@ from numba import njit
 from numba.core.registry import CPUDispatcher
 
 from kernels.fans.mcr import NOT_A_WIN, _score_hand
+from kernels.fans.xuezhan import _score_xuezhan
 from kernels.shanten import _hand_shanten, _ukeire_one
 from kernels.tiles import PIN_START, SOU_START
 from kernels.win_check import is_complete
@@ -31,6 +32,8 @@ from sim.actions import DECISION_NAMES
 from sim.player_text import PlayerError
 from sim.random_streams import random_below  # noqa: F401  (for players: rng, value = random_below(rng, n))
 from sim.user_players import PlayerFailure, where
+from sim.xuezhan.table import COMBINE_MULTIPLY
+from sim.xuezhan.table import is_complete as _xuezhan_complete
 
 MAX_NUMBA_PARAMETERS = 16
 
@@ -119,3 +122,25 @@ def win_fans(hand, melds, n_melds, tile, flags, rules, fan_work):
     total = _score_hand(hand, melds, n_melds, tile, flags, 0, rules.fan_values, rules.fan_priority,
                         rules.exclusion_start, rules.exclusion_target, rules.suit_table, fan_work)
     return -1 if total == NOT_A_WIN else total
+
+
+# The 血战 fan evaluator allocates its work arrays, so it runs with reference counting on (as in sim.xuezhan.engine).
+@njit(cache=True, _nrt=True)
+def _xuezhan_value(hand, melds, n_melds, tile, flags, rules, fan_counts):
+    return _score_xuezhan(hand, melds, n_melds, tile, flags, rules.fan_values, rules.fan_priority,
+                          rules.exclusion_start, rules.exclusion_target, rules.settings[COMBINE_MULTIPLY], fan_counts)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def xuezhan_win_value(hand, melds, n_melds, tile, flags, rules, fan_counts):
+    """The 血战 family's raw value (the ruleset's fans combined, before any cap or payment rule) of `hand`
+    (its concealed tiles without `tile`) with `melds` winning on `tile` in the context `flags`
+    (kernels.fan_ids: SELF_DRAWN_FLAG, ...); -1 if that is not a complete hand. It does not look at 定缺: a
+    hand holding its void suit may not win (``observation.voids``). `fan_counts`:
+    ``observation.work.fan_counts``."""
+    hand[tile] += 1
+    complete = _xuezhan_complete(hand, n_melds, rules.complete_bits)
+    hand[tile] -= 1
+    if not complete:
+        return -1
+    return _xuezhan_value(hand, melds, n_melds, tile, flags, rules, fan_counts)

@@ -49,6 +49,7 @@ from sim.ruleset import RulesetError, load_ruleset, parse_ruleset
 from sim.run_directory import RECORDS, RUN_FILE, RunError
 from sim.terminal_text import display_width
 from sim.user_players import is_user_player, user_player_label
+from sim.waiting_limits import seconds_from_environment
 
 MAX_SHARDS = 100_000  # files in one records directory, and entries in its manifest
 
@@ -317,18 +318,8 @@ def _start_worker(parent: int) -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
-DASK_TIMEOUT_VARIABLE = "MJSIM_DASK_TIMEOUT"  # seconds to wait for the scheduler (default 20)
-
-
-def _dask_timeout() -> float:
-    text = os.environ.get(DASK_TIMEOUT_VARIABLE, "20")
-    try:
-        seconds = float(text)
-    except ValueError:
-        seconds = -1.0
-    if not 0 < seconds <= 3600:
-        raise RunError(f"{DASK_TIMEOUT_VARIABLE} must be a number of seconds in (0, 3600], not {text!r}")
-    return seconds
+DASK_TIMEOUT_VARIABLE = "MJSIM_DASK_TIMEOUT"  # seconds to wait for the scheduler
+DEFAULT_DASK_TIMEOUT = 20.0
 
 
 def _run_on_dask(scheduler: str, config: RunConfig, directory: Path, todo, finished) -> None:
@@ -339,7 +330,7 @@ def _run_on_dask(scheduler: str, config: RunConfig, directory: Path, todo, finis
     except ImportError:
         raise RunError("the dask backend needs dask[distributed]: pip install 'mjsim[dask]'") from None
     try:
-        client = Client(scheduler, timeout=f"{_dask_timeout()}s")
+        client = Client(scheduler, timeout=f"{seconds_from_environment(DASK_TIMEOUT_VARIABLE, DEFAULT_DASK_TIMEOUT, RunError)}s")
     except (OSError, TimeoutError) as error:
         raise RunError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
     with client:

@@ -51,6 +51,7 @@ from sim.actions import (
     action_text,
 )
 from sim.player_text import PlayerError
+from sim.waiting_limits import seconds_from_environment
 
 EXEC_PREFIX = "exec:"
 EXEC_TIMEOUT_VARIABLE = "MJSIM_EXEC_TIMEOUT"  # seconds an external program may take to answer (default 10)
@@ -269,7 +270,7 @@ class ExecSeat:
             raise PlayerError(f"{text}: exec: needs a command")
         if shutil.which(self.command[0]) is None:
             raise PlayerError(f"{text}: no program {self.command[0]!r}")
-        self.timeout = _timeout()
+        self.timeout = seconds_from_environment(EXEC_TIMEOUT_VARIABLE, DEFAULT_EXEC_TIMEOUT, PlayerError)
         self.process = None  # started at the first deal, so that parsing a player starts nothing
         self.faulted_deal = None  # the deal in which the program faulted: it is not asked again in it
         self.reported = 0
@@ -284,11 +285,20 @@ class ExecSeat:
         self._buffer = b""
 
     def _send(self, message: dict) -> bool:
+        """Write one line within the timeout: a program that stops reading fills the pipe, and must not make
+        the run wait forever. False if the line could not be written in time or the program is gone."""
+        data = (json.dumps(message, separators=(",", ":")) + "\n").encode()
+        descriptor = self.process.stdin.fileno()
+        deadline = time.monotonic() + self.timeout
         try:
-            self.process.stdin.write((json.dumps(message, separators=(",", ":")) + "\n").encode())
-            return True
-        except (BrokenPipeError, OSError):
+            while data:
+                left = deadline - time.monotonic()
+                if left <= 0 or not select.select([], [descriptor], [], left)[1]:
+                    return False
+                data = data[os.write(descriptor, data[:select.PIPE_BUF]):]
+        except OSError:  # BrokenPipeError: the program has exited
             return False
+        return True
 
     def _read_line(self) -> bytes | None:
         """One line from the program within the timeout; None if it is late or gone."""
@@ -312,11 +322,16 @@ class ExecSeat:
 
     def begin_deal(self, seat: int, ruleset, seed: int, deal: int):
         self.faulted_deal = None
+        if self.process is not None and self.process.poll() is not None:
+            _end_process(self.process)  # it exited (or was ended) during the last deal: close its pipes
         if self.process is None or self.process.poll() is not None:
             self._start()
         derived = int(np.random.SeedSequence((int(seed), 1 + seat, int(deal))).generate_state(1, np.uint64)[0] >> 1)
-        if not self._send({"type": "reset", "deal": int(deal), "seat": seat, "ruleset": ruleset.name, "seed": derived}):
+        reset = {"type": "reset", "deal": int(deal), "seat": seat, "ruleset": ruleset.name, "seed": derived}
+        if not self._send(reset):
+            _end_process(self.process, at_once=True)  # gone, or no longer reading: a fresh one for this deal
             self._start()
+            self._send(reset)  # a fresh pipe has room for one line
 
     def _fault(self, observation, why: str) -> int:
         self.faulted_deal = observation.deal
@@ -334,13 +349,15 @@ class ExecSeat:
             return -1
         request = {"type": "decide", **observation.to_json(), "legal": [action.text for action in observation.legal_actions]}
         if not self._send(request):
-            return self._fault(observation, "has exited")
+            if self.process.poll() is not None:
+                return self._fault(observation, "has exited")
+            _end_process(self.process, at_once=True)  # alive but not reading: out of step; started again next deal
+            return self._fault(observation, f"did not read its input within {self.timeout:g} s")
         line = self._read_line()
         if line is None:
             if self.process.poll() is not None:
                 return self._fault(observation, "has exited")
-            self.process.kill()  # late: a program that missed its answer cannot be trusted to be in step
-            self.process.wait()
+            _end_process(self.process, at_once=True)  # late: a program that missed its answer is out of step
             return self._fault(observation, f"did not answer within {self.timeout:g} s")
         try:
             reply = json.loads(line)
@@ -361,26 +378,15 @@ class ExecSeat:
             _end_process(self.process)
 
 
-def _end_process(process):
-    """Close the program's input (its end of the conversation), then kill it if it does not exit."""
-    if process.poll() is not None:
-        return
+def _end_process(process, at_once: bool = False):
+    """Close the program's input (its end of the conversation), kill it if it does not exit within a
+    second (`at_once`: kill it now), and close its pipes."""
     try:
+        if at_once:
+            process.kill()
         process.stdin.close()
         process.wait(timeout=1)
     except (OSError, subprocess.TimeoutExpired):
         process.kill()
         process.wait()
-
-
-def _timeout() -> float:
-    text = os.environ.get(EXEC_TIMEOUT_VARIABLE)
-    if text is None:
-        return DEFAULT_EXEC_TIMEOUT
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 < value <= 3600:
-        raise PlayerError(f"{EXEC_TIMEOUT_VARIABLE} must be a number of seconds in (0, 3600], not {text!r}")
-    return value
+    process.stdout.close()

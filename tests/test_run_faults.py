@@ -23,6 +23,12 @@ from sim.runner import RunConfig, RunError, read_records, run, shard_path
 
 CONFIG = RunConfig("erren", ("greedy", "random"), deals=3000, seed=5, shard_size=1000)
 MJSIM = [sys.executable, "-m", "sim.cli"]
+
+
+def _ctrl_c_as_at_a_terminal():
+    """In a command the tests interrupt: Ctrl-C acts as it does at a terminal, even when the tests run as a
+    background job, whose shell hands its children Ctrl-C ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -185,7 +191,7 @@ def _gone(pids, seconds=10):
 def _start_long_run(directory):
     process = subprocess.Popen(
         [*MJSIM, "run", "--deals", "120000", "--shard-size", "10000", "--workers", "2", "--seed", "9", "--out", str(directory)],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_ctrl_c_as_at_a_terminal,
     )
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline and process.poll() is None:  # until the workers play
@@ -236,7 +242,7 @@ def test_a_worker_killed_by_the_system_is_one_error_line_naming_its_shard(tmp_pa
 
 def test_ctrl_c_in_a_batch_exits_130(tmp_path):
     process = subprocess.Popen([*MJSIM, "score", "--batch", "-"], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
+                               stderr=subprocess.PIPE, text=True, preexec_fn=_ctrl_c_as_at_a_terminal)
     time.sleep(3)  # the batch is waiting for its input
     process.send_signal(signal.SIGINT)
     _, error = process.communicate(timeout=30)
@@ -278,7 +284,7 @@ def test_a_write_error_stops_a_two_worker_run_at_the_first_failed_shard(tmp_path
 @pytest.mark.parametrize("command", [["duel", "greedy", "value"], ["league", "greedy", "random"]])
 def test_ctrl_c_stops_a_long_duel_or_league_within_seconds(command):
     process = subprocess.Popen([*MJSIM, *command, "--deals", "5000000"], cwd=ROOT, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
+                               stderr=subprocess.PIPE, text=True, preexec_fn=_ctrl_c_as_at_a_terminal)
     time.sleep(8)  # loaded and playing
     process.send_signal(signal.SIGINT)
     interrupted = time.monotonic()

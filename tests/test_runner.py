@@ -1,12 +1,16 @@
 """`mjsim run` as a specification: shards on any number of workers give the same files, an interrupted
 run resumes where it stopped, every file carries its configuration, and bad input leaves results alone."""
 
+import sys
+from pathlib import Path
+
 import pandas as pd
 import pytest
 
 from analysis.tables import read_metadata
 from sim.runner import RunConfig, RunError, run, shard_path
 
+ROOT = Path(__file__).resolve().parent.parent
 CONFIG = RunConfig("erren", ("greedy", "random"), deals=3000, seed=5, shard_size=1000)
 
 
@@ -119,15 +123,27 @@ def test_an_unwritable_output_directory_is_one_error_line(mjsim, tmp_path):
 
 
 def test_the_dask_backend_writes_the_same_files_as_the_local_one(tmp_path):
+    """Also with user players on the workers: a stochastic Python class, an external program, a numba
+    function, each seated in its worker process."""
     from distributed import LocalCluster
 
-    local = run(CONFIG, tmp_path / "local", workers=1)
+    players = ROOT / "examples" / "players"
+    with_users = RunConfig("erren", (f"{players / 'simple.py'}:Coin:win=0.7", f"exec:{sys.executable} {players / 'json_bot.py'}"),
+                           deals=400, seed=6, shard_size=200)
+    # one shard: the loop that calls numba functions is compiled in each process that plays one
+    with_numba = RunConfig("erren-classic", (f"{players / 'numba_greedy.py'}:act", "random"), deals=400, seed=6, shard_size=400)
+    configs = {"builtin": CONFIG, "users": with_users, "numba": with_numba}
+    local = {name: run(config, tmp_path / "local" / name, workers=1) for name, config in configs.items()}
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
-        on_cluster = run(CONFIG, tmp_path / "dask", scheduler=cluster.scheduler_address)
-    assert on_cluster.played == 3000
-    for index in range(3):
-        assert shard_path(tmp_path / "local", index).read_bytes() == shard_path(tmp_path / "dask", index).read_bytes()
-    assert on_cluster.fan_table.equals(local.fan_table) and on_cluster.beans.equals(local.beans)
+        on_cluster = {name: run(config, tmp_path / "dask" / name, scheduler=cluster.scheduler_address)
+                      for name, config in configs.items()}
+    for name, config in configs.items():
+        assert on_cluster[name].played == config.deals
+        for index in range(config.deals // config.shard_size):
+            assert (shard_path(tmp_path / "local" / name, index).read_bytes()
+                    == shard_path(tmp_path / "dask" / name, index).read_bytes())
+        assert on_cluster[name].fan_table.equals(local[name].fan_table)
+        assert on_cluster[name].beans.equals(local[name].beans)
 
 
 def test_an_unreachable_scheduler_is_one_error_line(mjsim, tmp_path, monkeypatch):

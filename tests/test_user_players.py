@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from sim import user_players
 from sim.actions import N_ACTIONS, action_text
 from sim.erren import engine
 from sim.player_text import PlayerError
@@ -23,6 +24,8 @@ PLAYERS = ROOT / "tests" / "players" / "python_players.py"
 SIMPLE = ROOT / "examples" / "players" / "simple.py"
 BOT = ROOT / "examples" / "players" / "json_bot.py"
 FAULT_BOT = ROOT / "tests" / "players" / "fault_bot.py"
+NUMBA_GREEDY = ROOT / "examples" / "players" / "numba_greedy.py"
+NUMBA_PLAYERS = ROOT / "tests" / "players" / "numba_players.py"
 RULESETS = ("erren", "erren-classic")
 
 
@@ -151,6 +154,17 @@ def test_the_example_players_play_legal_deals_to_the_end(ruleset, player):
     assert (records.columns["winner"] == 0).any() or player.endswith("Isolated")
 
 
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_numba_example_plays_greedys_deals_in_either_seat(ruleset):
+    """examples/players/numba_greedy.py re-writes greedy on the numba interface alone: its records and fans
+    are greedy's, deal for deal, which pins what the numba observation shows and when the seat is asked."""
+    builtin = _play(ruleset, ["greedy", "greedy"], 1500, session_length=4)
+    for seats in ([f"{NUMBA_GREEDY}:act", "greedy"], ["greedy", f"{NUMBA_GREEDY}:act"]):
+        assert _frame(_play(ruleset, seats, 1500, session_length=4)).equals(_frame(builtin))
+    without_claims = _play(ruleset, [f"{NUMBA_GREEDY}:act:claim=0", "greedy"], 300)
+    assert _frame(without_claims).equals(_frame(_play(ruleset, ["greedy:claim=0", "greedy"], 300)))
+
+
 def test_a_stochastic_player_replays_exactly_from_the_seed():
     first = _play("erren", [f"{SIMPLE}:Coin", "greedy"], 300, seed=9)
     again = _play("erren", [f"{SIMPLE}:Coin", "greedy"], 300, seed=9)
@@ -181,6 +195,16 @@ def test_a_python_player_answering_illegally_stops_the_batch_listing_the_legal_a
         _play("erren", [f"{PLAYERS}:Illegal", "greedy"], 5)
 
 
+def test_a_numba_player_that_raises_stops_the_batch_naming_the_deal_and_decision():
+    with pytest.raises(PlayerFailure, match=r"raised ValueError: the test player gives up at deal 0, seat 1, decision 'turn'"):
+        _play("erren", ["greedy", f"{NUMBA_PLAYERS}:raises:turns=2"], 5)
+
+
+def test_a_numba_player_answering_illegally_stops_the_batch():
+    with pytest.raises(PlayerFailure, match=r"numba_players.py:illegal answered 9999, not a legal action, at deal 0"):
+        _play("erren", [f"{NUMBA_PLAYERS}:illegal", "greedy"], 5)
+
+
 @pytest.mark.parametrize("mode", ["malformed", "illegal", "late", "crash"])
 def test_a_faulty_external_program_forfeits_its_choices_for_the_deal(mode, monkeypatch, capfd):
     """The documented policy: the seat plays the engine's safe default for the rest of the deal, the deal's
@@ -197,6 +221,16 @@ def test_a_faulty_external_program_forfeits_its_choices_for_the_deal(mode, monke
     assert "at deal 1, seat 0, decision" in err and "safe default" in err
 
 
+def test_an_external_program_that_stops_reading_is_ended_not_waited_for(monkeypatch, capfd):
+    """A program that no longer reads its input fills the pipe: writing to it gives up after the timeout,
+    as reading does, and the run goes on with a fresh program."""
+    monkeypatch.setenv("MJSIM_EXEC_TIMEOUT", "0.5")
+    monkeypatch.setattr(user_players, "FAULTS_REPORTED", 10**6)  # its stale answers are faults too: report all
+    records = _play("erren", [f"exec:{sys.executable} {FAULT_BOT} deaf", "greedy"], 400)
+    assert len(records) == 400 and (records.columns["violation"] == engine.PLAYER_FAULT).any()
+    assert "did not read its input within 0.5 s" in capfd.readouterr().err
+
+
 # ------------------------------------------------------------------------------------- every command
 
 
@@ -211,9 +245,9 @@ def test_run_duel_league_and_replay_seat_user_players(mjsim, tmp_path):
     code, out, err = mjsim("duel", coin, "greedy", "--deals", "200")
     assert code == 0, err
     assert coin in out and "difference" in out
-    code, out, err = mjsim("league", f"{SIMPLE}:Isolated", bot, "greedy", "--deals", "100")
+    code, out, err = mjsim("league", f"{SIMPLE}:Isolated", bot, f"{NUMBA_GREEDY}:act", "greedy", "--deals", "100")
     assert code == 0, err
-    assert "Isolated" in out
+    assert "Isolated" in out and "numba_greedy" in out
     code, out, err = mjsim("replay", "--deal", "3", "--players", f"{coin},greedy")
     assert code == 0, err
     assert "result:" in out and coin in out
@@ -249,4 +283,5 @@ def test_a_xuezhan_run_and_duel_seat_python_and_external_players(mjsim, tmp_path
     assert coin in out
     code, out, err = mjsim("run", "--ruleset", "liangmen-xuezhan", "--deals", "10", "--players",
                            f"{ROOT}/examples/players/numba_greedy.py:act,greedy,greedy,greedy", "--out", str(tmp_path / "numba"))
-    assert code == 2 and "numba players sit at 二人 tables only" in err
+    assert code == 2 and "does not compile against the 血战 observation" in err  # a 二人 player, refused in one line
+    assert len(err.strip().splitlines()) == 1

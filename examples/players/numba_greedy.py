@@ -2,9 +2,11 @@
 public interface, so it runs inside the engine's compiled loop.
 
 It wins whenever it may, discards to the lowest shanten (ties: the most live tiles that improve the hand,
-then honours and terminals first), claims a discard when that lowers its shanten (unless ``claim=0``), takes
-a kong that keeps its shanten, declares ready when a live wait of the ready hand wins at the minimum fan
-(unless ``ready=0``), and never doubles. Seat it with ``--players examples/players/numba_greedy.py:act,greedy``.
+then honours and terminals first), takes a kong that keeps its shanten, claims a discard for the pong or
+chow that lowers its shanten most (unless ``claim=0``), declares ready (天听 too) when a live wait of the
+ready hand wins at the minimum fan (unless ``ready=0``), and never doubles: the built-in ``greedy`` with its
+default parameters, decision for decision (tests/test_user_players.py checks that their records agree).
+Seat it with ``--players examples/players/numba_greedy.py:act,greedy``.
 """
 
 from numba import njit
@@ -15,7 +17,9 @@ from sim.actions import (
     ADDED_KONG,
     CHOW,
     CONCEALED_KONG,
+    DECISION_OPENING_READY,
     DECISION_TURN,
+    DECLARE_READY,
     DISCARD,
     DISCARD_READY,
     KONG,
@@ -28,6 +32,7 @@ from sim.erren.table import MIN_FAN
 from sim.numba_players import numba_player, ukeire, win_fans
 
 NO_ACTION = -1
+NO_DISCARD = -1
 
 
 @njit(cache=True, inline="always")  # inlined: a call would count references on every array of the observation
@@ -66,17 +71,20 @@ def _best_discard(observation):
 
 @njit(cache=True, inline="always")
 def _ready_pays(observation, discard):
-    """After `discard` the hand is ready: does a wait still live for it win at the minimum fan?"""
+    """With `discard` thrown (NO_DISCARD: none, the hand has 13 tiles) the hand is ready: does a wait still
+    live for it win at the minimum fan?"""
     hand, rules, work = observation.hand, observation.rules, observation.work
     melds = observation.melds[observation.seat]
-    hand[discard] -= 1
+    if discard != NO_DISCARD:
+        hand[discard] -= 1
     pays = False
     for kind in range(34):
         if observation.unseen[kind] > 0 and hand[kind] < 4:
             if win_fans(hand, melds, observation.n_melds, kind, READY_FLAG, rules, work.fans) >= rules.settings[MIN_FAN]:
                 pays = True
                 break
-    hand[discard] += 1
+    if discard != NO_DISCARD:
+        hand[discard] += 1
     return pays
 
 
@@ -103,15 +111,16 @@ def _turn(observation, ready):
 
 @njit(cache=True, inline="always")
 def _claim(observation, claim):
-    """Claim the discard for the meld that lowers the shanten most, if any does; else pass."""
+    """A kong that does not raise the shanten; else the pong or chow that lowers it most, if any does; else
+    pass. (A meld's other tiles leave the hand, which then holds 3k+2 tiles and one more meld.)"""
     hand, n_melds, rules, work = observation.hand, observation.n_melds, observation.rules, observation.work
     offer = observation.tile
-    chosen, best = NO_ACTION, shanten(hand, n_melds, rules, work.shanten_scratch)
+    now = shanten(hand, n_melds, rules, work.shanten_scratch)
+    chosen, best = NO_ACTION, now
     for action in observation.legal:
         code, kind = action // ACTION_BASE, action % ACTION_BASE
         if not claim or (code != PONG and code != CHOW and code != KONG):
             continue
-        # the meld's other tiles leave the hand, which then holds 3k+2 tiles and one more meld
         if code == CHOW:
             for other in range(kind, kind + 3):
                 if other != offer:
@@ -125,8 +134,11 @@ def _claim(observation, claim):
                     hand[other] += 1
         else:
             hand[offer] += 2 if code == PONG else 3
-        if after < best:
-            chosen, best = action, after
+        if code == KONG and after <= now:
+            return action
+        # after a pong or chow a tile must go, so a complete shape of 3k+2 tiles is only ready (0)
+        if code != KONG and max(after, 0) < best:
+            chosen, best = action, max(after, 0)
     if chosen != NO_ACTION:
         return chosen
     for action in observation.legal:
@@ -135,12 +147,23 @@ def _claim(observation, claim):
     return observation.legal[0]
 
 
+@njit(cache=True, inline="always")
+def _opening_ready(observation, ready):
+    """天听 (the non-dealer's 13 dealt tiles are ready): declare it when a live wait pays."""
+    for action in observation.legal:
+        if action // ACTION_BASE == DECLARE_READY and ready and _ready_pays(observation, NO_DISCARD):
+            return action
+    return observation.legal[0]  # pass
+
+
 @numba_player(claim=1.0, ready=1.0)
-@njit
+@njit(cache=True)
 def act(observation, parameters, rng):
     for action in observation.legal:
         if action // ACTION_BASE == WIN:
             return action, rng
+    if observation.decision == DECISION_OPENING_READY:
+        return _opening_ready(observation, parameters[1] != 0), rng
     if observation.decision == DECISION_TURN:
         return _turn(observation, parameters[1] != 0), rng
     return _claim(observation, parameters[0] != 0), rng

@@ -485,11 +485,12 @@ def _open_deal(deal, dealer, seed, template, wall, rules, state, work, events, r
 # ------------------------------------------------------------------------------------- the state machine
 #
 # A deal is a state machine over the control fields of `table` (sim.erren.table: STEP, ACTOR, DECISION, ...).
-# `_start_deal` deals and `_apply` carries out the pending decision's answer; both then carry the deal on
-# (`_carry_on`) through every step that needs no choice, and stop at the next decision (STEP_DECIDE: a seat
-# with a choice, its legal actions given by sim.erren.table.legal_actions) or at the end (STEP_OVER). So
-# the same deal is played by the batch loop below, by a loop that asks Python players, and by the step
-# environment; a locked (ready) seat is asked only when it may 加倍 instead of winning.
+# `_begin_deal` deals and `_answer` carries out the pending decision's answer; `_carry_on` then takes every
+# step that needs no choice, and stops at the next decision (STEP_DECIDE: a seat with a choice, its legal
+# actions given by sim.erren.table.legal_actions) or at the end (STEP_OVER). `play_to_user` is the one
+# compiled copy of them all, with the built-in players: the batch loop, the loop that asks user players and
+# the step environment all play through it, so the state machine is compiled once, not once per entry
+# point. A locked (ready) seat is asked only when it may 加倍 instead of winning.
 
 @njit(cache=True, inline="always", _nrt=False)
 def _ask(seat, decision, win_total, can_double, may_meld, flags, table):
@@ -644,9 +645,9 @@ def _carry_on(wall, rules, state, work, events, record, fans, validate):
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def _start_deal(deal, dealer, seed, template, wall, rules, state, work, events, record, fans, validate):
-    """Deal, then carry on to the first decision: the non-dealer's 天听 when its hand is ready, else the
-    dealer's first turn."""
+def _begin_deal(deal, dealer, seed, template, wall, rules, state, work, events, record, validate):
+    """Deal, and set the first step: the non-dealer's 天听 when its hand is ready, else the dealer's first
+    turn (which `_carry_on` takes)."""
     table = state.table
     last_received = _open_deal(deal, dealer, seed, template, wall, rules, state, work, events, record, validate)
     other = 1 - dealer
@@ -654,12 +655,11 @@ def _start_deal(deal, dealer, seed, template, wall, rules, state, work, events, 
     ready_allowed = may_declare_ready(other, table, rules.settings[READY_REQUIRES_CONCEALED] != 0)
     if ready_allowed and shanten_of(state.hands[other], 0, rules, work.shanten_scratch) == 0:
         _ask(other, DECISION_OPENING_READY, -1, 0, 0, 0, table)
-    _carry_on(wall, rules, state, work, events, record, fans, validate)
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def _apply(action, wall, rules, state, work, events, record, fans, validate):
-    """Carry out the pending decision's answer `action` (legal: the caller checks), then carry on."""
+def _answer(action, wall, rules, state, work, events, record, fans, validate):
+    """Carry out the pending decision's answer `action` (legal: the caller checks)."""
     hands, table = state.hands, state.table
     seat, decision = table[ACTOR], table[DECISION]
     code, tile = action_code(action), action_tile(action)
@@ -706,7 +706,6 @@ def _apply(action, wall, rules, state, work, events, record, fans, validate):
             table[STEP], table[ACTOR] = STEP_COMPLETE_KONG, 1 - seat
     else:
         _answer_claim(seat, code, tile, wall, rules, state, work, events, record, fans, validate)
-    _carry_on(wall, rules, state, work, events, record, fans, validate)
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -809,16 +808,35 @@ def is_legal(action, state, rules, work):
     return False
 
 
+NO_ANSWER = -1  # play_to_user's action when there is no decision to answer: it only carries the deal on
+
+
 @njit(cache=True, _nrt=False)
-def _play_deal(deal, dealer, seed, template, wall, rules, kinds, parameters, state, work, events, record, fans, validate):
-    """Play one deal between built-in players into `record`, `fans` and `events`; every array is reused."""
-    _start_deal(deal, dealer, seed, template, wall, rules, state, work, events, record, fans, validate)
-    while state.table[STEP] == STEP_DECIDE:
+def play_to_user(action, wall, rules, kinds, parameters, state, work, events, record, fans, validate):
+    """Answer the pending decision with `action` (NO_ANSWER: none), then play on: carry the deal on, and
+    answer every decision of a built-in seat (kinds[seat] >= 0) with its heuristic, all inlined, so built-in
+    seats play as fast here as anywhere. True when a user seat's decision is pending (its legal actions by
+    ``legal_actions``), False once the deal is over."""
+    table = state.table
+    while True:
+        if action >= 0:
+            _answer(action, wall, rules, state, work, events, record, fans, validate)
+        _carry_on(wall, rules, state, work, events, record, fans, validate)
+        if table[STEP] != STEP_DECIDE:
+            return False
+        if kinds[table[ACTOR]] < 0:
+            return True
         action = _builtin_action(kinds, parameters, state, rules, work)
         if validate and not is_legal(action, state, rules, work):
             _note(record, ILLEGAL_ACTION)
             action = default_action(state)
-        _apply(action, wall, rules, state, work, events, record, fans, validate)
+
+
+@njit(cache=True, _nrt=False)
+def _play_deal(deal, dealer, seed, template, wall, rules, kinds, parameters, state, work, events, record, fans, validate):
+    """Play one deal between built-in players into `record`, `fans` and `events`; every array is reused."""
+    _begin_deal(deal, dealer, seed, template, wall, rules, state, work, events, record, validate)
+    play_to_user(NO_ANSWER, wall, rules, kinds, parameters, state, work, events, record, fans, validate)
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -858,16 +876,31 @@ STATUS_DEAL, STATUS_SEAT, STATUS_DECISION, STATUS_ILLEGAL, STATUS_ANSWER = range
 
 
 @njit(cache=True, _nrt=False)
+def begin_deal(deal, dealer, seed, template, wall, rules, state, work, events, record, validate):
+    """Deal; ``play_to_user(NO_ANSWER, ...)`` then carries the deal on."""
+    _begin_deal(deal, dealer, seed, template, wall, rules, state, work, events, record, validate)
+
+
+@njit(cache=True)
+def _every_seat_asked():
+    return np.full(2, USER, np.int64), np.zeros((2, heuristics.N_PARAMETERS))
+
+
+@njit(cache=True)
 def start_deal(deal, dealer, seed, template, wall, rules, state, work, events, record, fans, validate):
-    """Deal and carry on to the first decision (one compiled copy of the state machine's entry, shared by
-    the loop that asks user players and by the step environment)."""
-    _start_deal(deal, dealer, seed, template, wall, rules, state, work, events, record, fans, validate)
+    """Deal and carry on to the first decision, whichever seat's (for tests and tools that step every
+    decision; the loops play through ``begin_deal`` and ``play_to_user``)."""
+    _begin_deal(deal, dealer, seed, template, wall, rules, state, work, events, record, validate)
+    kinds, parameters = _every_seat_asked()
+    play_to_user(NO_ANSWER, wall, rules, kinds, parameters, state, work, events, record, fans, validate)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def apply(action, wall, rules, state, work, events, record, fans, validate):
-    """Carry out the pending decision's answer and carry on to the next decision or the end."""
-    _apply(action, wall, rules, state, work, events, record, fans, validate)
+    """Carry out the pending decision's answer and carry on to the next decision, whichever seat's, or the
+    end (for tests and tools that step every decision)."""
+    kinds, parameters = _every_seat_asked()
+    play_to_user(action, wall, rules, kinds, parameters, state, work, events, record, fans, validate)
 
 
 @njit(cache=True, _nrt=False)
@@ -902,12 +935,26 @@ def _ask_user(n_legal):
     return _ASKING.table.ask(n_legal)
 
 
-@njit
-def _play_deals_asking(act0, act1, user_parameters, asks_python, seed, first_deal, session_length, template, rules,
-                       kinds, parameters, state, work, validate, records, fans, events, wall, status):
-    """`_play_deals` with user players: a NUMBA seat's function (act0, act1) is called here, a USER seat is
-    asked through Python. Compiled in each process, once per pair of numba functions (numba makes a function
-    part of the type, so this loop cannot be cached; its callees are), in a few seconds."""
+# The two calls into Python are functions of their own: a loop holding an object-mode block cannot be
+# inlined, and the loop below is inlined into a cached and an uncached copy.
+@njit(cache=True)
+def _python_deal_begins(deal):
+    with objmode():
+        _deal_begins(deal)
+
+
+@njit(cache=True)
+def _python_answer(n_legal):
+    with objmode(action="int64"):
+        action = _ask_user(n_legal)
+    return action
+
+
+@njit(inline="always")
+def _asking_loop(act0, act1, functions, user_parameters, asks_python, seed, first_deal, session_length, template,
+                 rules, kinds, parameters, state, work, validate, records, fans, events, wall, status):
+    """`_play_deals` with user players: a NUMBA seat s is answered here by function functions[s] of act0,
+    act1, a USER seat through Python."""
     dealer = 0
     streams = work.streams
     for row in range(records.shape[0]):
@@ -915,40 +962,52 @@ def _play_deals_asking(act0, act1, user_parameters, asks_python, seed, first_dea
         dealer = _next_dealer(dealer, deal, row, seed, session_length)
         status[STATUS_DEAL] = deal
         if asks_python:
-            with objmode():
-                _deal_begins(deal)
+            _python_deal_begins(deal)
         record = records[row]
-        start_deal(deal, dealer, seed, template, wall, rules, state, work, events, record, fans[row], validate)
-        while state.table[STEP] == STEP_DECIDE:
+        begin_deal(deal, dealer, seed, template, wall, rules, state, work, events, record, validate)
+        pending = play_to_user(NO_ANSWER, wall, rules, kinds, parameters, state, work, events, record, fans[row], validate)
+        while pending:
             seat = state.table[ACTOR]
             status[STATUS_SEAT], status[STATUS_DECISION] = seat, state.table[DECISION]
-            if kinds[seat] >= 0:
-                action = builtin_action(kinds, parameters, state, rules, work)
-                if validate and not is_legal(action, state, rules, work):
-                    _note(record, ILLEGAL_ACTION)
-                    action = default_action(state)
-            else:
-                n = legal_actions(state, rules, work.shanten_scratch, work.legal)
+            n = legal_actions(state, rules, work.shanten_scratch, work.legal)
+            if n == 1:  # no choice: the seat is not asked
                 action = work.legal[0]
-                if n > 1 and kinds[seat] == NUMBA:
-                    observation = numba_observation(seat, n, state, rules, work)
-                    if seat == 0:
-                        action, streams[0] = act0(observation, user_parameters[0], streams[0])
-                    else:
-                        action, streams[1] = act1(observation, user_parameters[1], streams[1])
-                    if not _offered(action, work.legal, n):
-                        status[STATUS_ILLEGAL], status[STATUS_ANSWER] = 1, action
-                        return
-                elif n > 1:
-                    with objmode(action="int64"):
-                        action = _ask_user(n)
-                    if action < 0:
-                        _note(record, PLAYER_FAULT)
-                        action = default_action(state)
-            apply(action, wall, rules, state, work, events, record, fans[row], validate)
+            elif kinds[seat] == NUMBA:
+                observation = numba_observation(seat, n, state, rules, work)
+                if functions[seat] == 0:
+                    action, streams[seat] = act0(observation, user_parameters[seat], streams[seat])
+                else:
+                    action, streams[seat] = act1(observation, user_parameters[seat], streams[seat])
+                if not _offered(action, work.legal, n):
+                    status[STATUS_ILLEGAL], status[STATUS_ANSWER] = 1, action
+                    return
+            else:
+                action = _python_answer(n)
+                if action < 0:
+                    _note(record, PLAYER_FAULT)
+                    action = default_action(state)
+            pending = play_to_user(action, wall, rules, kinds, parameters, state, work, events, record, fans[row], validate)
         winner = records[row, R_WINNER]
         if winner >= 0 and winner != dealer:
             dealer = winner
+
+
+@njit(cache=True, _nrt=False)
+def _play_deals_asking_python(functions, user_parameters, asks_python, seed, first_deal, session_length, template, rules, kinds,
+                              parameters, state, work, validate, records, fans, events, wall, status):
+    """The loop for tables without a numba player: cached, as no function is an argument."""
+    _asking_loop(no_numba_player, no_numba_player, functions, user_parameters, asks_python, seed, first_deal, session_length,
+                 template, rules, kinds, parameters, state, work, validate, records, fans, events, wall, status)
+
+
+@njit(_nrt=False)  # no reference counting: the loop allocates nothing, and it compiles in half the time
+def _play_deals_asking(act0, act1, functions, user_parameters, asks_python, seed, first_deal, session_length,
+                       template, rules, kinds, parameters, state, work, validate, records, fans, events, wall, status):
+    """The loop for tables with numba players. Compiled in each process, once per set of distinct numba
+    functions whatever seats they take (so a duel's rotations share it): numba makes a function part of the
+    type, so this loop cannot be cached; what it calls is cached."""
+    _asking_loop(act0, act1, functions, user_parameters, asks_python, seed, first_deal, session_length, template,
+                 rules, kinds, parameters, state, work, validate, records, fans, events, wall, status)
 
 
 class _UserTable:
@@ -974,17 +1033,26 @@ class _UserTable:
 def _play_with_users(ruleset, players, seed, first, session_length, template, rules, validate, records, fans, events, wall):
     state, work = new_state(), new_work()
     status = np.zeros(5, np.int64)
-    acts = [user.act if user is not None and user.kind == "numba" else no_numba_player for user in players.users]
-    user_parameters = np.stack([user.parameters if user is not None and user.kind == "numba"
-                                else np.zeros(MAX_NUMBA_PARAMETERS) for user in players.users])
+    numba_seats = [user is not None and user.kind == "numba" for user in players.users]
+    # the distinct numba functions in seat order, and each seat's among them: the loop's type then depends
+    # on which functions play, not on where they sit
+    acts = list(dict.fromkeys(user.act for user, numba in zip(players.users, numba_seats, strict=True) if numba))
+    functions = np.array([acts.index(user.act) if numba else -1 for user, numba in zip(players.users, numba_seats,
+                                                                                        strict=True)], np.int64)
+    user_parameters = np.stack([user.parameters if numba else np.zeros(MAX_NUMBA_PARAMETERS)
+                                for user, numba in zip(players.users, numba_seats, strict=True)])
     _ASKING.table = _UserTable(ruleset, players.users, seed, state, work)
     arguments = (
-        user_parameters, any(user is not None and user.kind != "numba" for user in players.users), np.uint64(seed),
-        first, session_length, template, rules, players.kinds, players.parameters, state, work, validate, records,
-        fans, events, wall, status,
+        functions, user_parameters, any(user is not None and not numba for user, numba in zip(players.users, numba_seats,
+                                                                                             strict=True)),
+        np.uint64(seed), first, session_length, template, rules, players.kinds, players.parameters, state, work,
+        validate, records, fans, events, wall, status,
     )
     try:
-        _play_deals_asking(acts[0], acts[1], *arguments)
+        if acts:
+            _play_deals_asking(*(acts + [no_numba_player] * (2 - len(acts))), *arguments)
+        else:
+            _play_deals_asking_python(*arguments)
     except PlayerFailure:
         raise
     except Exception as error:

@@ -10,7 +10,8 @@ the deal at ``stake`` and ``fee`` (docs/rules/erren-table.md), F x stake to the 
 ``BatchEnvironment`` steps many tables at once inside numba: one array of actions in, the acting seats,
 their hands, legal-action masks, rewards and finished flags out, each finished table dealt its next deal
 at once. The engine is the one ``mjsim run`` plays: driven with ``greedy``'s own answers, both give the
-records of ``mjsim run`` deal for deal (a test).
+records of ``mjsim run`` deal for deal (a test). The stepping, its checks and the masks are the families'
+shared part (``sim.environment``); this module holds the 二人 kernels.
 """
 
 import numpy as np
@@ -18,35 +19,38 @@ from numba import njit, prange
 
 from kernels.fan_ids import N_FANS
 from sim.actions import N_ACTIONS
+from sim.environment import BatchStepEnvironment, StepEnvironment, heuristic_seats
 from sim.erren import engine
 from sim.erren.engine import (
     MAX_EVENTS,
+    NO_ANSWER,
     R_DOUBLES,
     R_FAN_TOTAL,
     R_FLOWERS,
     R_WINNER,
     RECORD_COLUMNS,
-    STEP_DECIDE,
-    apply,
+    begin_deal,
     builtin_action,
-    start_deal,
+    play_to_user,
 )
 from sim.erren.observation import Observation
-from sim.erren.table import ACTOR, STEP, TABLE_FIELDS, State, Work, legal_actions, new_state, new_work
+from sim.erren.table import (
+    ACTOR,
+    TABLE_FIELDS,
+    State,
+    Work,
+    legal_actions,
+    new_state,
+    new_work,
+)
 from sim.random_streams import random_below, stream_state
 from sim.ruleset import load_ruleset
-from sim.user_players import PlayerFailure
 
 N_SEATS = 2
 
 
 def _heuristic_seats(opponents):
-    kinds, parameters = np.full(N_SEATS, engine.USER, np.int64), np.zeros((N_SEATS, engine.heuristics.N_PARAMETERS))
-    for seat, text in (opponents or {}).items():
-        if seat not in range(N_SEATS):
-            raise ValueError(f"a 二人 table has seats 0 and 1, not {seat}")
-        kinds[seat], parameters[seat], _ = engine.heuristics.parse_player(text)
-    return kinds, parameters
+    return heuristic_seats(opponents, N_SEATS, engine.heuristics, engine.USER)
 
 
 @njit(cache=True)
@@ -62,19 +66,15 @@ def _deal_money(record, stake, fee, rewards):
 
 
 @njit(cache=True)
-def _run_to_agent(kinds, parameters, wall, rules, state, work, events, record, fans):
-    """Answer every pending decision that is not an agent's: a heuristic seat's, or one with a single legal
-    action. Returns the number of legal actions of the agent's decision now pending (0: the deal is over)."""
-    table = state.table
-    while table[STEP] == STEP_DECIDE:
+def _run_to_agent(action, kinds, parameters, wall, rules, state, work, events, record, fans):
+    """Answer the pending decision with `action` (NO_ANSWER: none), then every decision that is not an
+    agent's choice: a heuristic seat's, or one with a single legal action. Returns the number of legal
+    actions of the agent's decision now pending (0: the deal is over)."""
+    while play_to_user(action, wall, rules, kinds, parameters, state, work, events, record, fans, False):
         n = legal_actions(state, rules, work.shanten_scratch, work.legal)
-        if kinds[table[ACTOR]] >= 0:
-            action = builtin_action(kinds, parameters, state, rules, work)
-        elif n == 1:
-            action = work.legal[0]
-        else:
+        if n > 1:
             return n
-        apply(action, wall, rules, state, work, events, record, fans, False)
+        action = work.legal[0]
     return 0
 
 
@@ -84,9 +84,11 @@ def _first_dealer(seed, deal):
     return dealer
 
 
-class Environment:
+class Environment(StepEnvironment):
     """One 二人 table. ``reset(seed, deal=0)``, then while not ``terminated``: read ``observation`` (of seat
     ``agent_selection``), ``step(action)``. ``rewards`` holds the deal's money once it is over."""
+
+    ACTOR = ACTOR
 
     def __init__(self, ruleset="erren", opponents: dict | None = None, stake: float = 1.0, fee: float = 0.0):
         self.ruleset = load_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
@@ -106,49 +108,21 @@ class Environment:
         observation, or None if the deal ended without an agent's choice."""
         self.seed, self.deal = int(seed), int(deal)
         dealer = _first_dealer(np.uint64(seed), deal) if dealer is None else dealer
-        start_deal(deal, dealer, np.uint64(seed), self.template, self.wall, self.rules, self.state, self.work,
-                   self.events, self.record, self.fans, False)
+        begin_deal(deal, dealer, np.uint64(seed), self.template, self.wall, self.rules, self.state, self.work,
+                   self.events, self.record, False)
         return self._advance()
 
-    def _advance(self):
-        n = _run_to_agent(self.kinds, self.parameters, self.wall, self.rules, self.state, self.work, self.events,
-                          self.record, self.fans)
-        self._legal = tuple(self.work.legal[:n].tolist())
-        self.rewards[:] = 0.0
-        if n == 0:
-            _deal_money(self.record, self.stake, self.fee, self.rewards)
-        return self.observation
+    def _run_to_agent(self, code: int) -> int:
+        return _run_to_agent(code, self.kinds, self.parameters, self.wall, self.rules, self.state, self.work,
+                             self.events, self.record, self.fans)
 
-    @property
-    def terminated(self) -> bool:
-        return not self._legal
-
-    @property
-    def agent_selection(self):
-        """The seat to act, None once the deal is over."""
-        return None if self.terminated else int(self.state.table[ACTOR])
+    def _settle(self):
+        _deal_money(self.record, self.stake, self.fee, self.rewards)
 
     @property
     def observation(self):
         """What the seat to act sees (``sim.erren.observation.Observation``), None once the deal is over."""
         return None if self.terminated else Observation(self.state, self._legal, self.deal, self.ruleset)
-
-    @property
-    def legal_mask(self) -> np.ndarray:
-        mask = np.zeros(N_ACTIONS, bool)
-        mask[list(self._legal)] = True
-        return mask
-
-    def step(self, action):
-        """Answer the pending decision with `action` (an ``Action`` or its code); returns the next
-        observation, None once the deal is over (then ``rewards`` holds its money)."""
-        code = int(getattr(action, "code", action))
-        if self.terminated:
-            raise PlayerFailure("the deal is over: reset the environment before stepping it")
-        if code not in self._legal:
-            raise PlayerFailure(f"{code} is not a legal action here; legal: {', '.join(map(str, self._legal))}")
-        apply(code, self.wall, self.rules, self.state, self.work, self.events, self.record, self.fans, False)
-        return self._advance()
 
     def builtin_action(self, heuristic: str = "greedy") -> int:
         """What the built-in `heuristic` would answer to the pending decision (from the acting seat's stream)."""
@@ -176,18 +150,16 @@ def _step_tables(first, last, actions, seed, next_deal, stride, template, rules,
         work.streams[0], work.streams[1] = streams[b, 0], streams[b, 1]
         rewards[b, 0], rewards[b, 1] = 0.0, 0.0
         finished[b] = False
-        if actions[b] >= 0:
-            apply(actions[b], walls[b], rules, state, work, events, records[b], fans[b], False)
-            answered += 1
-        n = _run_to_agent(kinds, parameters, walls[b], rules, state, work, events, records[b], fans[b])
+        answered += actions[b] >= 0
+        n = _run_to_agent(actions[b], kinds, parameters, walls[b], rules, state, work, events, records[b], fans[b])
         while n == 0:  # the deal is over: settle it and deal the table's next one
             _deal_money(records[b], stake, fee, rewards[b])
             finished[b] = True
             deal = next_deal[b]
             next_deal[b] += stride
-            start_deal(deal, _first_dealer(seed, deal), seed, template, walls[b], rules, state, work, events,
-                       records[b], fans[b], False)
-            n = _run_to_agent(kinds, parameters, walls[b], rules, state, work, events, records[b], fans[b])
+            begin_deal(deal, _first_dealer(seed, deal), seed, template, walls[b], rules, state, work, events,
+                       records[b], False)
+            n = _run_to_agent(NO_ANSWER, kinds, parameters, walls[b], rules, state, work, events, records[b], fans[b])
         actor = state.table[ACTOR]
         actors[b] = actor
         for kind in range(observed_hands.shape[1]):
@@ -223,7 +195,7 @@ def _step_in_parallel(actions, seed, next_deal, stride, template, rules, kinds, 
         )
 
 
-class BatchEnvironment:
+class BatchEnvironment(BatchStepEnvironment):
     """`n_tables` 二人 tables stepped together inside numba. Table b plays deals b, b + n, b + 2n, ... of
     `seed`. After ``reset()`` and each ``step(actions)``: ``actors`` (the seat to act at each table),
     ``hands`` (that seat's concealed tiles), ``masks`` (its legal actions over ``N_ACTIONS`` codes),
@@ -233,10 +205,7 @@ class BatchEnvironment:
 
     def __init__(self, n_tables: int, ruleset="erren", opponents: dict | None = None, seed: int = 0,
                  stake: float = 1.0, fee: float = 0.0, threads: int = 1):
-        if not 1 <= n_tables <= 1_000_000:
-            raise ValueError("n_tables must be between 1 and 1,000,000")
-        if not 1 <= threads <= min(n_tables, 256):
-            raise ValueError("threads must be between 1 and the number of tables (at most 256)")
+        super().__init__(n_tables, threads)
         self.ruleset = load_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
         self.rules, self.template = engine.kernel_rules(self.ruleset)
         self.kinds, self.parameters = _heuristic_seats(opponents)
@@ -264,26 +233,6 @@ class BatchEnvironment:
         self.steps = np.zeros(threads, np.int64)
         self.next_deal = np.arange(n, dtype=np.int64)
 
-    def reset(self):
-        """Deal every table its first deal (table b: deal b); the next ``step`` answers their decisions."""
-        self.next_deal[:] = np.arange(self.n)
-        self.tables[:] = 0  # every table "over": the step below deals it
-        self._step(np.full(self.n, -1, np.int64))
-        self.finished[:] = False
-        self.rewards[:] = 0.0
-        self.steps[:] = 0
-
-    def step(self, actions):
-        """Answer every table's pending decision: actions[b] must be legal in masks[b]."""
-        actions = np.asarray(actions, np.int64)
-        if actions.shape != (self.n,):
-            raise ValueError(f"one action per table: {self.n} actions, not {actions.shape}")
-        chosen = self.masks[np.arange(self.n), np.clip(actions, 0, N_ACTIONS - 1)] & (actions >= 0) & (actions < N_ACTIONS)
-        if not chosen.all():
-            table = int(np.flatnonzero(~chosen)[0])
-            raise PlayerFailure(f"table {table}: action {int(actions[table])} is not legal there")
-        self._step(actions)
-
     def _step(self, actions):
         arguments = (
             actions, np.uint64(self.seed), self.next_deal, self.n, self.template, self.rules, self.kinds,
@@ -295,8 +244,3 @@ class BatchEnvironment:
             self.steps[0] += _step_tables(0, self.n, *arguments, Work(*(array[0] for array in self.works)), *outputs)
         else:
             _step_in_parallel(*arguments, self.works, *outputs, self.steps)
-
-    @property
-    def decisions(self) -> int:
-        """Decisions answered since ``reset``."""
-        return int(self.steps.sum())

@@ -51,8 +51,9 @@ Decisions where the seeds are silent (the rules book records them too):
   ``initial_shanten`` is that of the hand after them.
 
 A deal is a resumable state machine (section "the state machine", as in ``sim.erren.engine``): it stops at
-each decision of a seat that has a choice, so user players (``sim.user_players``: a Python class or an
-``exec:`` program, seen through ``sim.xuezhan.observation``) may sit at the table among the heuristics.
+each decision of a seat that has a choice, so user players (``sim.user_players``: a Python class, an
+``exec:`` program or a numba function, seen through ``sim.xuezhan.observation``) may sit at the table among
+the heuristics, and the step environment (``sim.xuezhan.environment``) can stop there.
 The decisions are a seat's turn, a rob of an added kong and a claim of a discard (each seat still in that
 may answer is asked in turn order, and the answers are resolved once all are in), the non-dealers' 报叫
 right after the deal, and, where switched on, the three tiles of 换三张 (one decision per tile) and 定缺.
@@ -71,6 +72,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from numba import njit, objmode
+from numba.core.errors import TypingError
 
 from kernels.fan_ids import (
     DISCARD_AFTER_KONG_FLAG,
@@ -119,9 +121,9 @@ from sim.actions import (
 from sim.deal_rules import Rules, deal_rules
 from sim.player_text import PlayerError, split_players
 from sim.random_streams import random_below, shuffle_in_place, stream_state
-from sim.user_players import is_user_player, load_user_player
+from sim.user_players import PlayerFailure, is_user_player, load_user_player
 from sim.xuezhan import players as players_module
-from sim.xuezhan.observation import Observation
+from sim.xuezhan.observation import Observation, numba_observation
 from sim.xuezhan.table import (
     ACTOR,
     ADDED_OTHERS,
@@ -641,8 +643,10 @@ def _first_held(seat, state, drawn):
 # offered a win takes it without being asked. A round of answers to one tile (a discard, an added kong)
 # asks the seats still in one by one in turn order (table[ROUND]), keeps their answers in the table and
 # `work.winners`, and is resolved once all have answered: every winner wins (一炮多响), else the one pong
-# or kong is made, else the next seat draws. The whole machine is inlined into the batch loop, as in
-# sim.erren.engine (calls there cost about a quarter of the rate), and runs without reference counting.
+# or kong is made, else the next seat draws. The whole machine, with the built-in players, is inlined into
+# one compiled function, `play_to_user`, as in sim.erren.engine (calls between its parts would cost about a
+# quarter of the rate): the batch loop, the loop that asks user players and the step environment all play
+# through it, so it is compiled once, and it runs without reference counting.
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -1198,19 +1202,42 @@ def is_legal(action, state, rules, work):
     return False
 
 
+NO_ANSWER = -1  # play_to_user's action when there is no decision to answer: it only carries the deal on
+
+
 @njit(cache=True, _nrt=False)
-def _play_deal(deal, dealer, n, seed, template, wall, rules, kinds, parameters, state, work, events, record, fans, validate):
-    """Play one deal between built-in players into `record`, `fans` and `events`; every array is reused."""
-    _open_deal(deal, dealer, n, seed, template, wall, rules, state, work, events, record, fans, validate)
+def play_to_user(action, wall, rules, kinds, parameters, state, work, events, record, fans, validate):
+    """Answer the pending decision with `action` (NO_ANSWER: none), then play on: carry the deal on, and
+    answer every decision of a built-in seat (kinds[seat] >= 0) with its heuristic, all inlined. The one
+    compiled copy of the state machine, which the batch loop, the loop that asks user players and the step
+    environment all play through. True when a user seat's decision is pending (its legal actions by
+    ``legal_actions``), False once the deal is over."""
+    table = state.table
     while True:
+        if action >= 0:
+            _answer(action, wall, rules, state, work, events, record, fans, validate)
         _carry_on(wall, rules, state, work, events, record, fans, validate)
-        if state.table[STEP] != STEP_DECIDE:
-            return
+        if table[STEP] != STEP_DECIDE:
+            return False
+        if kinds[table[ACTOR]] < 0:
+            return True
         action = _builtin_action(kinds, parameters, state, rules, work)
         if validate and not is_legal(action, state, rules, work):
             _note(record, ILLEGAL_ACTION)
             action = default_action(state, rules, work)
-        _answer(action, wall, rules, state, work, events, record, fans, validate)
+
+
+@njit(cache=True, _nrt=False)
+def begin_deal(deal, dealer, n, seed, template, wall, rules, state, work, events, record, fans, validate):
+    """Deal; ``play_to_user(NO_ANSWER, ...)`` then carries the deal on."""
+    _open_deal(deal, dealer, n, seed, template, wall, rules, state, work, events, record, fans, validate)
+
+
+@njit(cache=True, _nrt=False)
+def _play_deal(deal, dealer, n, seed, template, wall, rules, kinds, parameters, state, work, events, record, fans, validate):
+    """Play one deal between built-in players into `record`, `fans` and `events`; every array is reused."""
+    begin_deal(deal, dealer, n, seed, template, wall, rules, state, work, events, record, fans, validate)
+    play_to_user(NO_ANSWER, wall, rules, kinds, parameters, state, work, events, record, fans, validate)
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -1246,39 +1273,70 @@ def _play_deals(seed, first_deal, n, session_length, template, rules, kinds, par
 
 # ------------------------------------------------------------------------------------- user players
 #
-# A seat whose kind is USER is a user's player (sim.user_players): at each of its decisions with a choice the
-# loop below calls Python (numba's object mode) with the legal actions in work.legal. The Python side
-# (`_UserTable`) reads the same state arrays, builds the seat's observation (sim.xuezhan.observation) and
-# answers with an action code, or -1 for the engine's safe default (a fault of an external program).
+# A seat whose kind is USER or NUMBA holds a user's player (sim.user_players, sim.numba_players), asked at each
+# of its decisions with a choice, its legal actions in work.legal. A NUMBA seat's function is called inside the
+# loop below. A USER seat is asked through Python (numba's object mode): `_UserTable` reads the same state
+# arrays, builds the seat's observation (sim.xuezhan.observation) and answers with an action code, or -1 for
+# the engine's safe default (a fault of an external program). `status` tells Python where the loop is (deal,
+# seat, decision), so that a failure can be named, and how a numba player failed.
+#
+# The loop exists twice around one inlined body: `_play_deals_asking`, cached, for tables without numba
+# players (every function is the stand-in `no_numba_player`), and `_play_deals_with_numba`, which takes the
+# distinct numba functions at the table (up to four) as arguments; numba makes a function part of the type, so
+# that one cannot be cached and is compiled in each process, only when a numba player sits at the table.
 
-USER = -1
+USER, NUMBA = -1, -2
+# status slots: where the loop is, and whether (and with what) a numba player answered illegally
+STATUS_DEAL, STATUS_SEAT, STATUS_DECISION, STATUS_ILLEGAL, STATUS_ANSWER = range(5)
 
 
-@njit(cache=True, _nrt=False)
-def carry_on(wall, rules, state, work, events, record, fans, validate):
-    """Carry the deal on to the next decision or the end (one compiled copy of the state machine, shared by
-    ``start_deal`` and ``apply``)."""
-    _carry_on(wall, rules, state, work, events, record, fans, validate)
+@njit(cache=True)
+def _every_seat_asked():
+    return np.full(MAX_SEATS, USER, np.int64), np.zeros((MAX_SEATS, players_module.N_PARAMETERS))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def start_deal(deal, dealer, n, seed, template, wall, rules, state, work, events, record, fans, validate):
-    """Deal and carry on to the first decision."""
-    _open_deal(deal, dealer, n, seed, template, wall, rules, state, work, events, record, fans, validate)
-    carry_on(wall, rules, state, work, events, record, fans, validate)
+    """Deal and carry on to the first decision, whichever seat's (for tests and tools that step every
+    decision; the loops play through ``begin_deal`` and ``play_to_user``)."""
+    begin_deal(deal, dealer, n, seed, template, wall, rules, state, work, events, record, fans, validate)
+    kinds, parameters = _every_seat_asked()
+    play_to_user(NO_ANSWER, wall, rules, kinds, parameters, state, work, events, record, fans, validate)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def apply(action, wall, rules, state, work, events, record, fans, validate):
-    """Carry out the pending decision's answer and carry on to the next decision or the end."""
-    _answer(action, wall, rules, state, work, events, record, fans, validate)
-    carry_on(wall, rules, state, work, events, record, fans, validate)
+    """Carry out the pending decision's answer and carry on to the next decision, whichever seat's, or the
+    end (for tests and tools that step every decision)."""
+    kinds, parameters = _every_seat_asked()
+    play_to_user(action, wall, rules, kinds, parameters, state, work, events, record, fans, validate)
 
 
 @njit(cache=True, _nrt=False)
 def builtin_action(kinds, parameters, state, rules, work):
     """The pending decision's answer by the actor's built-in heuristic."""
     return _builtin_action(kinds, parameters, state, rules, work)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def seat_money(record, n, out):
+    """out[s] = seat s's units so far in the deal (wins and kongs), from its record row."""
+    for seat in range(n):
+        out[seat] = record[R_WIN_MONEY + seat] + record[R_KONG_MONEY + seat]
+
+
+@njit(cache=True, _nrt=False)
+def _offered(action, legal, n):
+    for index in range(n):
+        if legal[index] == action:
+            return True
+    return False
+
+
+@njit(cache=True)
+def no_numba_player(observation, parameters, rng):
+    """Stands in the loop for a seat without a numba player; never called."""
+    return observation.legal[0], rng
 
 
 # The batch each thread is playing with user players (a Dask worker may play two shards at once).
@@ -1293,40 +1351,93 @@ def _ask_user(n_legal):
     return _ASKING.table.ask(n_legal)
 
 
+# The two calls into Python are functions of their own, so that the inlined loop body holds no object-mode block.
 @njit(cache=True)
-def _play_deals_asking(seed, first_deal, n, session_length, template, rules, kinds, parameters, state, work, validate,
-                       records, fans, events, wall):
-    """`_play_deals` with user players: the seats whose kind is USER are asked through Python."""
+def _tell_deal_begins(deal, row):
+    with objmode():
+        _deal_begins(deal, row)
+
+
+@njit(cache=True)
+def _ask_python(n_legal):
+    with objmode(action="int64"):
+        action = _ask_user(n_legal)
+    return action
+
+
+@njit(cache=True, inline="always")
+def _deals_asking(act0, act1, act2, act3, functions, user_parameters, asks_python, seed, first_deal, n, session_length,
+                  template, rules, kinds, parameters, state, work, validate, records, fans, events, wall, status):
+    """The loop with user players: records.shape[0] deals from first_deal. A NUMBA seat s is answered by
+    function functions[s] of act0 .. act3 with parameters user_parameters[s]; a USER seat through Python.
+    Returns early, status[STATUS_ILLEGAL] set, at a numba player's illegal answer."""
     dealer = 0
+    streams = work.streams
     for row in range(records.shape[0]):
         deal = first_deal + row
         dealer = _session_dealer(dealer, deal, row, n, seed, session_length)
-        with objmode():
-            _deal_begins(deal, row)
+        status[STATUS_DEAL] = deal
+        if asks_python:
+            _tell_deal_begins(deal, row)
         record = records[row]
-        start_deal(deal, dealer, n, seed, template, wall, rules, state, work, events, record, fans[row], validate)
-        while state.table[STEP] == STEP_DECIDE:
-            if kinds[state.table[ACTOR]] == USER:
-                count = legal_actions(state, rules, work, work.legal)
+        begin_deal(deal, dealer, n, seed, template, wall, rules, state, work, events, record, fans[row], validate)
+        pending = play_to_user(NO_ANSWER, wall, rules, kinds, parameters, state, work, events, record, fans[row], validate)
+        while pending:
+            seat = state.table[ACTOR]
+            status[STATUS_SEAT], status[STATUS_DECISION] = seat, state.table[DECISION]
+            count = legal_actions(state, rules, work, work.legal)
+            if count == 1:  # no choice: the seat is not asked
                 action = work.legal[0]
-                if count > 1:
-                    with objmode(action="int64"):
-                        action = _ask_user(count)
-                    if action < 0:
-                        _note(record, PLAYER_FAULT)
-                        action = default_action(state, rules, work)
+            elif kinds[seat] == NUMBA:
+                seat_money(record, n, work.money)
+                observation = numba_observation(seat, count, state, rules, work)
+                function = functions[seat]
+                if function == 0:
+                    action, streams[seat] = act0(observation, user_parameters[seat], streams[seat])
+                elif function == 1:
+                    action, streams[seat] = act1(observation, user_parameters[seat], streams[seat])
+                elif function == 2:
+                    action, streams[seat] = act2(observation, user_parameters[seat], streams[seat])
+                else:
+                    action, streams[seat] = act3(observation, user_parameters[seat], streams[seat])
+                if not _offered(action, work.legal, count):
+                    status[STATUS_ILLEGAL], status[STATUS_ANSWER] = 1, action
+                    return
             else:
-                action = builtin_action(kinds, parameters, state, rules, work)
-                if validate and not is_legal(action, state, rules, work):
-                    _note(record, ILLEGAL_ACTION)
+                action = _ask_python(count)
+                if action < 0:
+                    _note(record, PLAYER_FAULT)
                     action = default_action(state, rules, work)
-            apply(action, wall, rules, state, work, events, record, fans[row], validate)
+            pending = play_to_user(action, wall, rules, kinds, parameters, state, work, events, record, fans[row], validate)
         dealer = records[row, R_NEXT_DEALER]
 
 
+# Both loops run without reference counting, as the state machine does: with it, every call would count
+# references on each array of the three named tuples it passes, and compiling the uncached loop takes longer.
+@njit(cache=True, _nrt=False)
+def _play_deals_asking(functions, user_parameters, seed, first_deal, n, session_length, template, rules, kinds,
+                       parameters, state, work, validate, records, fans, events, wall, status):
+    """`_play_deals` with Python and exec: players (no numba player): cached, compiled once."""
+    _deals_asking(no_numba_player, no_numba_player, no_numba_player, no_numba_player, functions, user_parameters, True,
+                  seed, first_deal, n, session_length, template, rules, kinds, parameters, state, work, validate,
+                  records, fans, events, wall, status)
+
+
+@njit(_nrt=False)
+def _play_deals_with_numba(act0, act1, act2, act3, functions, user_parameters, asks_python, seed, first_deal, n,
+                           session_length, template, rules, kinds, parameters, state, work, validate, records, fans,
+                           events, wall, status):
+    """`_play_deals` with numba players among the seats (and maybe Python ones): compiled in each process, once
+    per set of distinct functions whatever seats they take (so a duel's rotations share it), in about ten
+    seconds (its callees are cached)."""
+    _deals_asking(act0, act1, act2, act3, functions, user_parameters, asks_python, seed, first_deal, n,
+                  session_length, template, rules, kinds, parameters, state, work, validate, records, fans, events,
+                  wall, status)
+
+
 class _UserTable:
-    """The batch being played with user players, for the Python calls of `_play_deals_asking`: the state
-    arrays (the same memory the engine writes), the records, the seats and the deal in play."""
+    """The batch being played with user players, for the Python calls of the loop: the state arrays (the
+    same memory the engine writes), the records, the seats and the deal in play."""
 
 
     def __init__(self, ruleset, seats, seed, state, work, records):
@@ -1337,7 +1448,7 @@ class _UserTable:
     def begin_deal(self, deal, row):
         self.deal, self.row = deal, row
         for seat, user in enumerate(self.seats):
-            if user is not None:
+            if user is not None and user.kind != "numba":
                 user.begin_deal(seat, self.ruleset, self.seed, deal)
 
     def ask(self, n_legal):
@@ -1349,17 +1460,56 @@ class _UserTable:
         return self.seats[observation.seat].decide(observation)
 
 
+def _is_numba(user) -> bool:
+    return user is not None and user.kind == "numba"
+
+
 def _play_with_users(ruleset, players, seed, first, n, session_length, template, rules, validate, records, fans, events,
                      wall):
+    from sim.numba_players import MAX_NUMBA_PARAMETERS  # here: sim.numba_players imports this package's table
+
     state, work = new_state(), new_work()
+    status = np.zeros(5, np.int64)
+    users = tuple(players.users) + (None,) * (MAX_SEATS - len(players.users))
+    user_parameters = np.stack([user.parameters if _is_numba(user) else np.zeros(MAX_NUMBA_PARAMETERS)
+                                for user in users])
     _ASKING.table = _UserTable(ruleset, players.users, seed, state, work, records)
+    arguments = (
+        np.uint64(seed), first, n, session_length, template, rules, players.kinds, players.parameters, state, work,
+        validate, records, fans, events, wall, status,
+    )
+    # the distinct functions in order of first seat, and each seat's among them: the loop's type then depends on
+    # which functions play, not on where they sit
+    acts = []
+    for user in users:
+        if _is_numba(user) and user.act not in acts:
+            acts.append(user.act)
+    functions = np.array([acts.index(user.act) if _is_numba(user) else -1 for user in users], np.int64)
     try:
-        _play_deals_asking(
-            np.uint64(seed), first, n, session_length, template, rules, players.kinds, players.parameters, state, work,
-            validate, records, fans, events, wall,
-        )
+        if acts:
+            asks_python = any(user is not None and not _is_numba(user) for user in users)
+            padded = acts + [no_numba_player] * (MAX_SEATS - len(acts))
+            _play_deals_with_numba(*padded, functions, user_parameters, asks_python, *arguments)
+        else:
+            _play_deals_asking(functions, user_parameters, *arguments)
+    except PlayerFailure:
+        raise
+    except TypingError as error:  # raised while compiling, before any deal: a function written for another table
+        texts = ", ".join(user.text for user in users if _is_numba(user))
+        lines = [line.strip() for line in str(error).splitlines() if line.strip() and not line.startswith("Failed in")]
+        first = lines[0] if lines else type(error).__name__
+        raise PlayerError(f"{texts}: does not compile against the 血战 observation "
+                          f"(sim.xuezhan.observation.NumbaObservation): {first}") from None
+    except Exception as error:
+        user = users[int(status[STATUS_SEAT])]
+        if not _is_numba(user):
+            raise
+        raise user.failure(status, f"raised {type(error).__name__}: {error}") from None
     finally:
         _ASKING.table = None
+    if status[STATUS_ILLEGAL]:
+        user = users[int(status[STATUS_SEAT])]
+        raise user.failure(status, f"answered {int(status[STATUS_ANSWER])}, not a legal action,")
 
 
 # ------------------------------------------------------------------------------------- public API
@@ -1367,8 +1517,9 @@ def _play_with_users(ruleset, players, seed, first, n, session_length, template,
 
 @dataclass(frozen=True)
 class Players:
-    """Each seat's player: heuristic ids (USER for a user's player), parameter vectors, their canonical texts
-    (``greedy:claim=1,...``, or the user player's text), and the user players' seats (None where built in)."""
+    """Each seat's player: heuristic ids (USER or NUMBA for a user's player), parameter vectors, their
+    canonical texts (``greedy:claim=1,...``, or the user player's text), and the user players' seats (None
+    where built in)."""
 
     kinds: np.ndarray
     parameters: np.ndarray
@@ -1394,11 +1545,8 @@ class Players:
             if is_user_player(text, players_module.NAMES):
                 known = users[seat] if users is not None and seat < len(users) else None
                 user = known if known is not None else load_user_player(text)
-                if user.kind == "numba":
-                    raise PlayerError(f"{text.strip()}: numba players sit at 二人 tables only, so far; "
-                                      "seat a Python class or an exec: program at a 血战 table")
                 seated.append(user)
-                kinds.append(USER)
+                kinds.append(NUMBA if user.kind == "numba" else USER)
                 vectors.append(np.zeros(players_module.N_PARAMETERS))
                 names.append(text.strip())
             else:

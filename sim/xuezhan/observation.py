@@ -1,4 +1,5 @@
-"""What a 血战 seat observes at a decision: the ``Observation`` a user player's ``act`` receives.
+"""What a 血战 seat observes at a decision: the ``Observation`` a Python or ``exec:`` player's ``act``
+receives, and the ``NumbaObservation`` a numba player's function receives (``numba_observation``).
 
 It reads the live state of the deal (``sim.xuezhan.table``) and the deal's record row, and shows only what
 the seat may see: its own concealed tiles, every seat's exposed melds (another seat's concealed kongs
@@ -6,30 +7,45 @@ without their kind), the discards and the copies on the table, the wall's size, 
 dealer, turn, each seat's 报叫 and its declared waits, its void suit once declared (定缺), who has won and
 left the deal, and each seat's money so far in the deal. Arrays are numpy copies, built when first read,
 so a player that reads little pays little; an observation describes one decision and must not be kept past
-its ``act`` call (copy what you keep: the arrays are).
+its ``act`` call (copy what you keep: the arrays are). The numba observation shows the same facts as views
+and work arrays rebuilt at each decision, without copies.
 """
 
+from typing import NamedTuple
+
 import numpy as np
+from numba import njit
 
 from kernels.tiles import MELD_CONCEALED_KONG, MELD_PONG
 from sim.actions import DECISION_CLAIM, DECISION_EXCHANGE, DECISION_NAMES, DECISION_ROB, DECISION_TURN
+from sim.deal_rules import Rules
 from sim.notation import format_tiles, tile_name
 from sim.user_players import legal_list, legal_mask
 from sim.xuezhan.table import (
     ACTOR,
+    CLAIM,
+    CLAIMER,
     DEALER,
     DECISION,
     DECLARED,
     DECLARED_VOID,
     DRAWN,
+    MAX_SEATS,
+    MISSED_VALUE,
     N_MELDS,
     N_SEATS,
     OFFER,
+    PASSED_KONG,
     PICKED,
+    PONG_LOCK,
+    ROUND_WINNERS,
+    TABLE_FIELDS,
     TURN,
     WIN_ALLOWED,
+    WIN_LOCK,
     WIN_VALUE,
     WON,
+    unseen_counts,
     wall_left,
 )
 
@@ -213,3 +229,88 @@ class Observation:
             "waits": [None if kinds is None else [tile_name(kind) for kind in kinds] for kinds in waits],
             "voids": list(self.voids), "won": list(self.won), "money": list(self.money), "win_value": self.win_value,
         }
+
+
+class NumbaWork(NamedTuple):
+    """Scratch arrays a numba player may use (and overwrite) for the helpers of ``sim.numba_players``."""
+
+    shanten_scratch: np.ndarray  # int16 (6, 10): for shanten and ukeire
+    distances: np.ndarray  # int64 (34,): for ukeire
+    shanten_after_discard: np.ndarray  # int64 (34,): free, e.g. for each discard's shanten
+    fan_counts: np.ndarray  # int64 (N_FANS,): for xuezhan_win_value
+
+
+class NumbaObservation(NamedTuple):
+    """What a numba player's ``act`` receives at a 血战 table (docs/write-a-player.md#a-numba-player). The
+    arrays are views of the live deal or of work arrays rebuilt for this decision: read them, and put back
+    anything you change. Per-seat arrays have four rows; the first ``n_seats`` count."""
+
+    seat: int
+    n_seats: int
+    decision: int  # sim.actions.DECISION_*
+    legal: np.ndarray  # int64 (n,): the legal actions, in the engine's fixed order
+    tile: int  # on a claim or a rob, the kind on offer; on a turn, the kind just received (-1 after a pong)
+    hand: np.ndarray  # int8 (34,): the seat's concealed tiles
+    n_melds: int  # the seat's melds
+    melds: np.ndarray  # int8 (4, 4, 2): (meld code, lowest kind), another seat's concealed kong with kind -1
+    visible: np.ndarray  # int8 (34,): discards on the table and exposed melds
+    discards: np.ndarray  # int8 (4, 34): what each seat has discarded
+    unseen: np.ndarray  # int8 (34,): the copies this seat cannot see (the wall and the other hands)
+    voids: np.ndarray  # int64 (4,): each seat's void suit (定缺) as its first kind (9 筒, 18 条), -1 if none
+    won: np.ndarray  # int64 (4,): each seat's win order (0 while still in the deal)
+    declared: np.ndarray  # int64 (4,): 1 for each seat that declared 报叫
+    waits: np.ndarray  # int8 (4, 34): each 报叫 declarer's public waits (zeros for the others)
+    money: np.ndarray  # int64 (4,): each seat's units so far in the deal (wins and kongs; 查叫 and 关死 at the end)
+    win_value: int  # the raw value of the win this decision offers, -1 if it offers none
+    picked: np.ndarray  # int64: in 换三张, the kinds the seat has chosen to give so far; else empty
+    table: np.ndarray  # int64 (TABLE_FIELDS,): the public fields, indexed by sim.xuezhan.table's constants
+    rules: Rules  # the ruleset's kernel arrays (for sim.numba_players.shanten and xuezhan_win_value)
+    work: NumbaWork  # scratch arrays for the helpers
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _seen_by(seat, state, work):
+    """Fill work.seen_table and work.seen_melds with what `seat` may know: the answers other seats gave in
+    the round under way, their locks (which tell what they passed) and, off its turn, the tile another seat
+    last drew are blanked; other seats' concealed kongs lose their kind."""
+    table, seen, melds, seen_melds = state.table, work.seen_table, state.melds, work.seen_melds
+    for field in range(TABLE_FIELDS):
+        seen[field] = table[field]
+    seen[ROUND_WINNERS], seen[CLAIMER], seen[CLAIM] = 0, -1, 0
+    if table[DECISION] != DECISION_TURN:
+        seen[DRAWN] = -1
+    for other in range(MAX_SEATS):
+        if other != seat:
+            seen[PONG_LOCK + other], seen[WIN_LOCK + other] = 0, 0
+            seen[MISSED_VALUE + other], seen[PASSED_KONG + other] = -1, 0
+        for index in range(4):
+            code = melds[other, index, 0]
+            seen_melds[other, index, 0] = code
+            hidden = other != seat and code == MELD_CONCEALED_KONG and index < table[N_MELDS + other]
+            seen_melds[other, index, 1] = HIDDEN if hidden else melds[other, index, 1]
+
+
+@njit(cache=True, inline="always")  # inlined: returning the tuple from a call would count references on its arrays
+def numba_observation(seat, n_legal, state, rules, work):
+    """The observation of the actor, its legal actions the first `n_legal` of work.legal; work.money must
+    hold each seat's money so far (the engine fills it from the deal's record)."""
+    table = state.table
+    unseen_counts(seat, state, rules.tile_set, work.unseen)
+    _seen_by(seat, state, work)
+    decision = table[DECISION]
+    tile, win_value = -1, -1
+    if decision == DECISION_TURN:
+        tile = table[DRAWN]
+    elif decision == DECISION_CLAIM or decision == DECISION_ROB:
+        tile = table[OFFER]
+    if (decision == DECISION_TURN or decision == DECISION_CLAIM or decision == DECISION_ROB) and table[WIN_ALLOWED]:
+        win_value = table[WIN_VALUE]
+    picked = work.exchange_choices[seat, : table[PICKED] if decision == DECISION_EXCHANGE else 0]
+    seen = work.seen_table
+    scratch = NumbaWork(work.shanten_scratch, work.distances, work.shanten_after_discard, work.fan_counts)
+    return NumbaObservation(
+        seat, table[N_SEATS], decision, work.legal[:n_legal], tile, state.hands[seat], table[N_MELDS + seat],
+        work.seen_melds, state.visible, state.discarded, work.unseen, seen[DECLARED_VOID : DECLARED_VOID + MAX_SEATS],
+        seen[WON : WON + MAX_SEATS], seen[DECLARED : DECLARED + MAX_SEATS], state.waits, work.money, win_value, picked,
+        seen, rules, scratch,
+    )

@@ -136,6 +136,11 @@ class Work(NamedTuple):
     chajiao_paid: np.ndarray  # int64 (4,): 1 for each seat that paid 查叫
     deal_stream: np.ndarray  # uint64 (1,): the deal's stream after the shuffle, which draws the 换三张 direction
     legal: np.ndarray  # int64 (MAX_LEGAL,): the legal actions of the pending decision (``legal_actions``)
+    # What a numba player is shown (sim.xuezhan.observation.numba_observation), rebuilt at each of its decisions:
+    seen_table: np.ndarray  # int64 (TABLE_FIELDS,): `table` with what the seat may not know blanked
+    seen_melds: np.ndarray  # int8 (4, 4, 2): the melds, other seats' concealed kongs without their kind
+    money: np.ndarray  # int64 (4,): each seat's units so far in the deal (wins and kongs)
+    distances: np.ndarray  # int64 (34,): the ukeire helper's scratch (sim.numba_players.ukeire)
 
 
 def new_work() -> Work:
@@ -145,7 +150,8 @@ def new_work() -> Work:
         np.zeros((2, N_KINDS), np.int64), np.zeros((MAX_SEATS, MAX_SEATS), np.int64), np.zeros(MAX_SEATS, np.int64),
         np.zeros(N_FANS, np.int64), np.zeros((6, 10), np.int16), np.zeros(MAX_SEATS, np.int64),
         np.zeros(MAX_SEATS, np.int64), np.zeros(MAX_SEATS, np.int64), np.zeros(1, np.uint64),
-        np.zeros(MAX_LEGAL, np.int64),
+        np.zeros(MAX_LEGAL, np.int64), np.zeros(TABLE_FIELDS, np.int64), np.zeros((MAX_SEATS, 4, 2), np.int8),
+        np.zeros(MAX_SEATS, np.int64), np.zeros(N_KINDS, np.int64),
     )
 
 

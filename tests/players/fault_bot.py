@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """An external bot that misbehaves on purpose: `fault_bot.py MODE` answers its first decision of each odd
 deal with a malformed line (malformed), an action that is not legal (illegal), nothing for a long time
-(late), or by exiting (crash); otherwise it plays the first legal action."""
+(late), by exiting (crash), or by no longer reading its input while it repeats that answer for ever
+(deaf: the requests fill the pipe); otherwise it plays the first legal action."""
 
 import json
 import sys
@@ -26,4 +27,7 @@ for line in sys.stdin:
             time.sleep(30)
         if mode == "crash":
             sys.exit(3)
+        if mode == "deaf":
+            while True:
+                print(json.dumps({"action": request["legal"][0]}), flush=True)
     print(json.dumps({"action": request["legal"][0]}), flush=True)
