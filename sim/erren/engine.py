@@ -881,28 +881,6 @@ def begin_deal(deal, dealer, seed, template, wall, rules, state, work, events, r
     _begin_deal(deal, dealer, seed, template, wall, rules, state, work, events, record, validate)
 
 
-@njit(cache=True)
-def _every_seat_asked():
-    return np.full(2, USER, np.int64), np.zeros((2, heuristics.N_PARAMETERS))
-
-
-@njit(cache=True)
-def start_deal(deal, dealer, seed, template, wall, rules, state, work, events, record, fans, validate):
-    """Deal and carry on to the first decision, whichever seat's (for tests and tools that step every
-    decision; the loops play through ``begin_deal`` and ``play_to_user``)."""
-    _begin_deal(deal, dealer, seed, template, wall, rules, state, work, events, record, validate)
-    kinds, parameters = _every_seat_asked()
-    play_to_user(NO_ANSWER, wall, rules, kinds, parameters, state, work, events, record, fans, validate)
-
-
-@njit(cache=True)
-def apply(action, wall, rules, state, work, events, record, fans, validate):
-    """Carry out the pending decision's answer and carry on to the next decision, whichever seat's, or the
-    end (for tests and tools that step every decision)."""
-    kinds, parameters = _every_seat_asked()
-    play_to_user(action, wall, rules, kinds, parameters, state, work, events, record, fans, validate)
-
-
 @njit(cache=True, _nrt=False)
 def builtin_action(kinds, parameters, state, rules, work):
     """The pending decision's answer by the actor's built-in heuristic."""
