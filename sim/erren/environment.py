@@ -53,7 +53,7 @@ def _heuristic_seats(opponents):
     return heuristic_seats(opponents, N_SEATS, engine.heuristics, engine.USER)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _deal_money(record, stake, fee, rewards):
     """Each seat's money from a finished deal's record: F x stake from loser to winner, the fee from both."""
     winner = record[R_WINNER]
@@ -65,7 +65,7 @@ def _deal_money(record, stake, fee, rewards):
         rewards[1 - winner] -= moved
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _run_to_agent(action, kinds, parameters, wall, rules, state, work, events, record, fans):
     """Answer the pending decision with `action` (NO_ANSWER: none), then every decision that is not an
     agent's choice: a heuristic seat's, or one with a single legal action. Returns the number of legal
@@ -78,7 +78,7 @@ def _run_to_agent(action, kinds, parameters, wall, rules, state, work, events, r
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _first_dealer(seed, deal):
     _, dealer = random_below(stream_state(seed, 0, deal), 2)
     return dealer
@@ -136,7 +136,7 @@ class Environment(StepEnvironment):
         return {"deal": self.deal, **{name: int(self.record[index]) for index, name in enumerate(RECORD_COLUMNS)}}
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _step_tables(first, last, actions, seed, next_deal, stride, template, rules, kinds, parameters, stake, fee,
                  hands, melds, visible, tables, discarded, after_ready, walls, streams, records, fans, events, work,
                  actors, observed_hands, masks, rewards, finished):
