@@ -1,4 +1,4 @@
-"""The stable fan enum: one integer id per fan any ruleset can score (二人 and the 血战 family).
+"""The stable fan enum: one integer id per fan any ruleset can score (二人, the 血战 family, 004's 闯关 game).
 
 The evaluator kernel writes a count vector indexed by these ids; a ruleset file (``sim/rulesets/*.toml``)
 gives each id its seed name, value and exclusion list. A fan a ruleset does not list has value 0 there
@@ -96,6 +96,19 @@ class Fan(enum.IntEnum):
     ALL_TERMINAL_SETS = 79  # 全幺九
     FULL_FLUSH_TERMINAL_SETS = 80  # 清幺九
     MIDDLE_FIVE = 81  # 夹心五
+    # erren-challenge (004's 闯关 game); kernels/fans/challenge.py scores them
+    TWO_PURE_DOUBLE_CHOWS = 82  # 两对一色二顺: two pairs of identical chows
+    MIXED_TRIPLE_CHOW = 83  # 三色同顺
+    TRIPLE_PUNG = 84  # 三色同刻
+    PURE_OUTSIDE_HAND = 85  # 纯全带幺: a terminal in every set and the pair, no honour
+    EXTRA_DRAW_WIN = 86  # 海底捞月 (004): won in the extra draws after an exhausted wall
+    BIG_WHEELS = 87  # 大车轮: 22334455667788 of one suit
+    MILLION_STONES = 88  # 百万石: 清一色 of 万 whose ranks sum to 100 or more
+    ALL_GREEN = 89  # 绿一色
+    RED_PEACOCK = 90  # 红孔雀
+    THIRTEEN_ORPHANS = 91  # 十三幺
+    NORTHEAST_EXPRESS = 92  # 东北新干线: 一条龙 with a pung of 东 and a pair of 北, or the other way round
+    ALL_TERMINALS = 93  # 清老头
 
 
 N_FANS = len(Fan)
@@ -113,6 +126,7 @@ HEAVENLY_HAND_FLAG = 128  # 天胡
 EARTHLY_HAND_FLAG = 256  # 地胡
 HUMAN_HAND_FLAG = 512  # 人胡
 DISCARD_AFTER_KONG_FLAG = 1024  # 杠上炮: won on the discard a player made right after its kong
+EXTRA_DRAW_FLAG = 2048  # won in the extra draws after an exhausted wall (erren-challenge's 海底捞月)
 
 # The WinContext field (sim.scoring) behind each bit.
 CONTEXT_FLAG_BITS = {
@@ -127,4 +141,5 @@ CONTEXT_FLAG_BITS = {
     "dihu": EARTHLY_HAND_FLAG,
     "renhu": HUMAN_HAND_FLAG,
     "discard_after_kong": DISCARD_AFTER_KONG_FLAG,
+    "extra_draw": EXTRA_DRAW_FLAG,
 }

@@ -197,6 +197,7 @@ def run(
         if progress is not None:
             progress(1)
     results["fans"] = fan_rates(n_fan_hands, min(n_reference, n_fan_hands), seed)
+    results["challenge_fans"] = challenge_fan_rates(min(n_fan_hands, CHALLENGE_HANDS), CHALLENGE_REFERENCE_HANDS, seed)
     if progress is not None:
         progress(1)
     if n_deals:
@@ -238,6 +239,37 @@ def fan_rates(n_hands: int, n_reference: int, seed: int) -> dict:
         for answer, row in zip(answers[0], ours, strict=True)
     )
     found["PyMahjongGB"] = {"rate": rate, "n_hands": n_reference, "kernel_ratio": found["rulesets"]["erren"] / rate, "disagreements": differ}
+    return found
+
+
+# erren-challenge's hands come from a generator in plain Python (about 8,000 hands/s): fewer of them, and the
+# riichi package, at about 6,000 hands/s, on fewer still.
+CHALLENGE_HANDS = 100_000
+CHALLENGE_REFERENCE_HANDS = 5_000
+
+
+def challenge_fan_rates(n_hands: int, n_reference: int, seed: int) -> dict:
+    """erren-challenge's fan evaluations per second on `n_hands` generated winning hands of all 34 kinds, and
+    the PyPI `mahjong` package's (riichi, the reference of tests/test_challenge_reference.py) on the first
+    `n_reference` of them."""
+    from kernels.fans.challenge import score_many as score_challenge
+    from sim.challenge_hand_generator import random_challenge_hands
+    from sim.ruleset import load_ruleset
+
+    ruleset = load_ruleset("erren-challenge")
+    hands = random_challenge_hands(np.random.default_rng(seed), n_hands)
+    columns = hands.kernel_arrays()
+    score_challenge(*(column[:10] for column in columns), ruleset)  # compile or load from cache
+    found = {"n_hands": n_hands, "kernel": _rate(lambda: score_challenge(*columns, ruleset), n_hands)}
+    try:
+        from sim.riichi_reference import estimate
+        estimate(*hands.hand(0)[:4])
+    except ImportError:
+        found["mahjong"] = None
+        return found
+    sample = [hands.hand(index)[:4] for index in range(min(n_reference, n_hands))]
+    rate = _rate(lambda: [estimate(*hand) for hand in sample], len(sample), 1)
+    found["mahjong"] = {"rate": rate, "n_hands": len(sample), "kernel_ratio": found["kernel"] / rate}
     return found
 
 
@@ -409,6 +441,19 @@ def format_results(results: dict) -> str:
             lines.append(
                 f"  {'PyMahjongGB MahjongFanCalculator':<44}{rate(measured['rate'])}   erren is {measured['kernel_ratio']:,.0f}x faster; "
                 f"fans differ on {measured['disagreements']} of {measured['n_hands']:,}"
+            )
+    challenge = results.get("challenge_fans")
+    if challenge:
+        lines.append("")
+        lines.append(f"fan evaluation: {challenge['n_hands']:,} generated winning hands of all 34 kinds (erren-challenge)")
+        lines.append(f"  {'erren-challenge, batched':<44}{rate(challenge['kernel'])}")
+        measured = challenge["mahjong"]
+        if measured is None:
+            lines.append("  mahjong (riichi): not installed (pip install 'mjsim[test]')")
+        else:
+            lines.append(
+                f"  {'mahjong HandCalculator (riichi)':<44}{rate(measured['rate'])}   erren-challenge is "
+                f"{measured['kernel_ratio']:,.0f}x faster (on {measured['n_hands']:,} of the hands)"
             )
     deals = results.get("deals")
     if deals:

@@ -129,15 +129,17 @@ def score(
     dihu: Annotated[bool, typer.Option("--dihu", help="地胡: the non-dealer's first draw.")] = False,
     renhu: Annotated[bool, typer.Option("--renhu", help="人胡: on the dealer's first discard.")] = False,
     discard_after_kong: Annotated[bool, typer.Option("--discard-after-kong", help="杠上炮 (血战 family): on the discard made right after the discarder's kong.")] = False,
-    ruleset: Annotated[str, typer.Option(help="Ruleset id (erren, erren-classic, liangmen-xuezhan, sanren-liangfang) or a ruleset .toml file.")] = "erren",
+    extra_draw: Annotated[bool, typer.Option("--extra-draw", help="erren-challenge: self-drawn in the extra draws after an exhausted wall (海底捞月).")] = False,
+    bonus: Annotated[str, typer.Option(help="erren-challenge: the face-up bonus tiles (花牌), e.g. 7z.")] = "",
+    ruleset: Annotated[str, typer.Option(help="Ruleset id (erren, erren-classic, erren-challenge, liangmen-xuezhan, sanren-liangfang) or a ruleset .toml file.")] = "erren",
     batch: Annotated[Path | None, typer.Option(help="A JSONL file of hands ('-': standard input; docs/scoring.md); one JSON line out per line in.")] = None,
     out: Annotated[Path | None, typer.Option(help="With --batch: write the output lines here instead of stdout.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the score as one JSON object (a batch output line).")] = False,
 ):
     """Score a winning hand: its fans (seed name, value, count), the total, and whether it reaches the minimum
-    (血战 rulesets: the value per payer, before and after the cap)."""
+    (血战 rulesets: the value per payer, before and after the cap; erren-challenge: the points)."""
     from sim.ruleset import load_ruleset
-    from sim.scoring import WinContext, batch_lines, parse_scoring_input
+    from sim.scoring import WinContext, batch_lines, bonus_kinds, parse_scoring_input
     from sim.scoring import score as score_hand
 
     rules = load_ruleset(ruleset)
@@ -151,7 +153,7 @@ def score(
     context = WinContext(
         self_drawn=self_drawn, last_tile=last_tile, kong_replacement=kong_replacement, robbing_kong=robbing_kong,
         fourth_tile=fourth_tile, flowers=flowers, ready=ready, tianting=tianting, tianhu=tianhu, dihu=dihu, renhu=renhu,
-        discard_after_kong=discard_after_kong,
+        discard_after_kong=discard_after_kong, extra_draw=extra_draw, bonus=bonus_kinds(bonus),
     )
     tiles, winning = parse_scoring_input(hand, win)
     result = score_hand(tiles, winning, context, rules)

@@ -68,6 +68,15 @@ SETTING_MEANINGS = {
     "earthly_hand_self_drawn": "地胡 also for a non-dealer's self-drawn win on its first draw, not only for a win on the dealer's first discard",
     "exchange_three": "换三张: at the start each seat passes three tiles of one suit",
     "void_suit": "定缺: each seat declares a suit it must discard first and may not win holding",
+    "scoring": "`mcr`: the MCR evaluator, a win's fans are its money; `challenge`: 004's fan list and points",
+    "tiles_in_play": "tiles each deal plays of the shuffled set; the rest are out of play, unseen",
+    "bonus_tiles": "tiles turned face up after the deal (004's 花牌): 1 fan for each of the winner's tiles of that kind",
+    "extra_draws": "after an exhausted wall, the declared-ready player draws up to this many out-of-play tiles",
+}
+POINTS_ROWS = {
+    "fan_cap": "the most fans a hand counts, 花牌 included",
+    "per_fan_step": "f fans score f·(f+1)·this many points",
+    "per_limit": "N 役满 score N·this many points",
 }
 KONG_MONEY_ROWS = {  # key: (the kong, who pays)
     "exposed_discarder": ("exposed kong of a discard (直杠 / 点杠)", "the discarder"),
@@ -101,15 +110,24 @@ def _switch_value(value):
 
 def settings_of(ruleset: Ruleset) -> dict:
     """Every rule-setting switch of the ruleset's file, in the loader's order, with its value (kong money apart)."""
-    keys = FAMILY_SCHEMAS[ruleset.family].switches
+    schema = FAMILY_SCHEMAS[ruleset.family]
     settings = {}
-    for key in keys:
+    for key in schema.switches:
         if key in IDENTITY_KEYS:
             continue
         # the 血战 table rules live in ruleset.xuezhan; seats, combine, cap and the 二人 switches on the Ruleset
         holder = ruleset.xuezhan if ruleset.xuezhan is not None and hasattr(ruleset.xuezhan, key) else ruleset
         settings[key] = _switch_value(getattr(holder, key))
+    for key, (_, default) in schema.optional_switches.items():
+        if getattr(ruleset, key) != default:  # a file that leaves an optional switch out has its default
+            settings[key] = _switch_value(getattr(ruleset, key))
     return settings
+
+
+def points_of(ruleset: Ruleset) -> dict:
+    """How a win is priced in points (004's 闯关 game); empty for a ruleset whose fans are its money."""
+    points = ruleset.points
+    return {} if points is None else {key: getattr(points, key) for key in POINTS_ROWS}
 
 
 def kong_money_of(ruleset: Ruleset) -> dict:
@@ -141,15 +159,18 @@ def _excluded(ruleset: Ruleset, fan: Fan) -> list[Fan]:
 
 def fans_of(ruleset: Ruleset) -> list[dict]:
     """Every fan the ruleset scores, by decreasing value: seed name, stable id, value and the ids it excludes."""
-    return [
-        {
+    fans = []
+    for fan in ruleset.fans:
+        entry = {
             "id": FAN_IDS[fan],
             "name": ruleset.fan_names[fan],
             "value": int(ruleset.values[fan]),
             "excludes": [FAN_IDS[target] for target in _excluded(ruleset, fan)],
         }
-        for fan in ruleset.fans
-    ]
+        if ruleset.points is not None:
+            entry["limit"] = bool(ruleset.is_limit[fan])
+        fans.append(entry)
+    return fans
 
 
 def switched_off_fans(ruleset: Ruleset) -> list[dict]:
@@ -184,6 +205,8 @@ def ruleset_data(ruleset: Ruleset) -> dict:
     }
     if ruleset.xuezhan is not None:
         data["kong_money"] = kong_money_of(ruleset)
+    if ruleset.points is not None:
+        data["points"] = points_of(ruleset)
     data["fans"] = fans_of(ruleset)
     data["switched_off_fans"] = switched_off_fans(ruleset)
     return data
@@ -192,7 +215,9 @@ def ruleset_data(ruleset: Ruleset) -> dict:
 # ------------------------------------------------------------------------------------- shared wording
 
 
-def _value_text(ruleset: Ruleset, value: int) -> str:
+def _value_text(ruleset: Ruleset, value: int, limit: bool = False) -> str:
+    if limit:
+        return f"{value} 役满"
     return f"×{value}" if ruleset.combine == "multiply" else str(value)
 
 
@@ -212,9 +237,13 @@ def _excludes_text(ruleset: Ruleset, excluded: list[str]) -> str:
 def _header(ruleset: Ruleset) -> str:
     seats = " or ".join(str(count) for count in ruleset.players)
     cap = f", at most {ruleset.cap} units per payer" if ruleset.cap else ""
+    combine = COMBINE_WORDS[ruleset.combine]
+    if ruleset.points is not None:
+        combine += f" up to {ruleset.points.fan_cap}, and priced in points; a 役满 replaces every other fan"
+    in_play = f" ({ruleset.tiles_in_play} in play each deal)" if ruleset.tiles_in_play else ""
     return (
         f"`{ruleset.id}` ({ruleset.name}), seed {ruleset.seed}, family `{ruleset.family}`: {seats} seats; "
-        f"{tile_words(ruleset)}; {COMBINE_WORDS[ruleset.combine]}{cap}."
+        f"{tile_words(ruleset)}{in_play}; {combine}{cap}."
     )
 
 
@@ -244,11 +273,16 @@ def format_text(ruleset: Ruleset) -> str:
     if money:
         lines += ["", "kong money (units)"]
         lines += _columns([[key, str(units), *KONG_MONEY_ROWS[key]] for key, units in money.items()], right=(1,))
+    points = points_of(ruleset)
+    if points:
+        lines += ["", "points"]
+        lines += _columns([[key, f"{value:,}", POINTS_ROWS[key]] for key, value in points.items()], right=(1,))
     fans = fans_of(ruleset)
     lines += ["", f"fans ({len(fans)}, by value; a fan that is itself excluded excludes nothing)"]
     rows = [["value", "fan", "id", "excludes (不计)"]]
     rows += [
-        [_value_text(ruleset, fan["value"]), fan["name"], fan["id"], _excludes_text(ruleset, fan["excludes"]) or "-"]
+        [_value_text(ruleset, fan["value"], fan.get("limit", False)), fan["name"], fan["id"],
+         _excludes_text(ruleset, fan["excludes"]) or "-"]
         for fan in fans
     ]
     lines += _columns(rows, right=(0,))
@@ -293,7 +327,8 @@ def markdown_fans(ruleset: Ruleset) -> str:
         f"excluded excludes nothing). Values: {COMBINE_WORDS[ruleset.combine]}.\n\n"
     )
     rows = [
-        [fan["name"], f"`{fan['id']}`", _value_text(ruleset, fan["value"]), _excludes_text(ruleset, fan["excludes"]) or "—"]
+        [fan["name"], f"`{fan['id']}`", _value_text(ruleset, fan["value"], fan.get("limit", False)),
+         _excludes_text(ruleset, fan["excludes"]) or "—"]
         for fan in fans
     ]
     text += _table(["fan", "id", "value", "excludes (不计)"], rows)
@@ -304,6 +339,14 @@ def markdown_fans(ruleset: Ruleset) -> str:
             f"{_value_text(ruleset, fan['value'])}, excludes {excludes}).\n"
         )
     return text
+
+
+def markdown_points(ruleset: Ruleset) -> str:
+    points = points_of(ruleset)
+    if not points:
+        raise RulesBookError(f"ruleset {ruleset.id!r} has no points")
+    rows = [[f"`{key}`", f"{value:,}", POINTS_ROWS[key]] for key, value in points.items()]
+    return _table(["key", "value", "meaning"], rows)
 
 
 def markdown_index(directory: Path) -> str:
@@ -334,6 +377,7 @@ def _ruleset_section(make):
 SECTIONS = {
     "settings": _ruleset_section(markdown_settings),
     "kong money": _ruleset_section(markdown_kong_money),
+    "points": _ruleset_section(markdown_points),
     "fans": _ruleset_section(markdown_fans),
     "index": markdown_index,
     "rooms": markdown_rooms,

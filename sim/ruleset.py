@@ -3,7 +3,9 @@
 A ruleset file has a ``[ruleset]`` table of switches and one ``[fans.<id>]`` table per fan it scores,
 with the seed's name, the value and the fans it excludes. The optional ``family`` switch says which switch
 set the file carries: "erren" (the default: 二人麻将, additive fans) or "xuezhan" (the 血战 family of
-docs/rules/xuezhan-table.md, which also has a ``[kong_money]`` table); a file may not carry the other family's switches. The loader checks everything (known ids,
+docs/rules/xuezhan-table.md, which also has a ``[kong_money]`` table); a file may not carry the other family's
+switches. An erren file with ``scoring = "challenge"`` (004's 闯关 game) also has a ``[points]`` table and marks
+its 役满 with ``limit = true``. The loader checks everything (known ids,
 positive values, exclusions that name scored fans, switch types) and reports the first problem as one
 RulesetError naming the file and the key. The kernel sees only arrays: a value per fan id (0 = not
 scored), the order in which fans exclude others (by value, then file order) and the exclusion lists.
@@ -31,6 +33,15 @@ SWITCHES = {
     "max_doubles": (int, str),
     "ready_requires_concealed": bool,
 }
+# Switches an erren-family file may leave out, with their defaults: 004's 闯关 game (erren-challenge) sets them.
+OPTIONAL_SWITCHES = {
+    "scoring": (str, "mcr"),  # "mcr": kernels/fans/mcr.py and fans as money; "challenge": kernels/fans/challenge.py and [points]
+    "tiles_in_play": (int, 0),  # tiles of the shuffled set each deal plays (0: all of them)
+    "bonus_tiles": (int, 0),  # tiles turned face up after the deal, worth 1 fan per matching tile (004's 花牌)
+    "extra_draws": (int, 0),  # draws for a declared-ready hand from the out-of-play tiles after an exhausted wall
+}
+SCORINGS = ("mcr", "challenge")
+POINTS_KEYS = ("fan_cap", "per_fan_step", "per_limit")
 XUEZHAN_SWITCHES = {
     "id": str,
     "name": str,
@@ -59,6 +70,7 @@ XUEZHAN_COMBINES = ("multiply", "power_of_two")
 XUEZHAN_SEAT_COUNTS = (2, 3, 4)
 SELF_DRAWN_BONUSES = ("fan", "unit")
 FAN_KEYS = {"name", "value", "excludes"}
+LIMIT_KEY = "limit"  # a fan entry's optional `limit = true`: a 役满 (scoring = "challenge" only)
 UNLIMITED = "unlimited"
 
 
@@ -89,6 +101,22 @@ class XuezhanSwitches:
     concealed_others: int  # concealed kong: every other player still in
 
 
+@dataclass(frozen=True)
+class Points:
+    """How an erren-challenge win is priced (its [points] table): f fans score f·(f+1)·per_fan_step, f at most
+    fan_cap; N 役满 score N·per_limit."""
+
+    fan_cap: int
+    per_fan_step: int
+    per_limit: int
+
+    def of(self, fans: int, limits: int) -> int:
+        if limits:
+            return limits * self.per_limit
+        fans = min(fans, self.fan_cap)
+        return fans * (fans + 1) * self.per_fan_step
+
+
 @dataclass(frozen=True, eq=False)
 class Ruleset:
     id: str
@@ -111,6 +139,12 @@ class Ruleset:
     combine: str = "add"  # how fan values combine: "add" (二人), "multiply" (002), "power_of_two" (003)
     cap: int = 0  # the most one payer pays, in units (0: no cap)
     xuezhan: XuezhanSwitches | None = None  # the 血战 table rules; None for 二人
+    scoring: str = "mcr"  # the 二人 evaluator: "mcr" (fans are the money) or "challenge" (004's points)
+    tiles_in_play: int = 0  # tiles each deal plays of the shuffled set (0: all)
+    bonus_tiles: int = 0  # tiles turned face up after the deal (004's 花牌)
+    extra_draws: int = 0  # draws after an exhausted wall for a declared-ready hand (004)
+    points: Points | None = None  # scoring = "challenge": the price of a win
+    is_limit: np.ndarray | None = field(default=None, repr=False)  # bool (N_FANS,): the 役满 (scoring = "challenge")
 
     @property
     def fans(self) -> list[Fan]:
@@ -177,25 +211,32 @@ def parse_ruleset(data: dict, source: str = "", where: str = "ruleset") -> Rules
     if unknown:
         fail(f"unknown top-level table {min(unknown)!r}; a {family} ruleset has {', '.join(f'[{name}]' for name in sorted(tables))} tables")
     expected = schema.switches
+    optional = schema.optional_switches
+    for key, (kind, default) in optional.items():
+        value = switches.get(key, default)
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            fail(f"[ruleset] {key} = {value!r} has the wrong type")
     for key, kind in expected.items():
         if key not in switches:
             fail(f"[ruleset] lacks {key!r}")
         value = switches[key]
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
             fail(f"[ruleset] {key} = {value!r} has the wrong type")
-    allowed = set(expected) | {"family"}
+    allowed = set(expected) | set(optional) | {"family"}
     extra = set(switches) - allowed
     if extra:
         key = min(extra)
         for other, other_schema in FAMILY_SCHEMAS.items():
             if other != family and key in other_schema.switches:
                 fail(f"[ruleset] {key!r} is a switch of the {other} family, not of a family = {family!r} ruleset")
-        fail(f"[ruleset] has an unknown switch {key!r}; known: {', '.join(expected)}")
+        fail(f"[ruleset] has an unknown switch {key!r}; known: {', '.join([*expected, *optional])}")
     if switches["tile_set"] not in TILE_SETS:
         fail(f"[ruleset] tile_set {switches['tile_set']!r} is not one of {', '.join(TILE_SETS)}")
     if switches["tile_set"] not in schema.tile_sets:
         fail(f"[ruleset] tile_set {switches['tile_set']!r} is not played by the {family} family (it plays {', '.join(schema.tile_sets)})")
     settings = schema.settings(switches, data, fail)
+    if switches["tile_set"] not in settings.get("tile_sets", schema.tile_sets):
+        fail(f"[ruleset] tile_set {switches['tile_set']!r} needs scoring = 'challenge' (the MCR evaluator plays 万 and honours)")
     largest = LARGEST_FAN_VALUE[settings["combine"]]
     xuezhan = settings.get("xuezhan")
 
@@ -204,12 +245,19 @@ def parse_ruleset(data: dict, source: str = "", where: str = "ruleset") -> Rules
         fail("no [fans.<id>] tables")
     ids = {fan_id: Fan(index) for index, fan_id in enumerate(FAN_IDS)}
     values = np.zeros(N_FANS, np.int32)
+    limits = np.zeros(N_FANS, np.bool_)
     names: dict[Fan, str] = {}
     for fan_id, entry in fans.items():
         if fan_id not in ids:
             fail(f"unknown fan id {fan_id!r} (the ids are the names in kernels/fan_ids.py, lower case)")
-        if not isinstance(entry, dict) or set(entry) != FAN_KEYS:
-            fail(f"[fans.{fan_id}] must have exactly the keys name, value and excludes")
+        if not isinstance(entry, dict) or not FAN_KEYS <= set(entry) <= FAN_KEYS | {LIMIT_KEY}:
+            fail(f"[fans.{fan_id}] must have exactly the keys name, value and excludes (and limit, for a 役满)")
+        if LIMIT_KEY in entry:
+            if settings.get("points") is None:
+                fail(f"[fans.{fan_id}] limit: only a scoring = 'challenge' ruleset has 役满")
+            if entry[LIMIT_KEY] is not True:
+                fail(f"[fans.{fan_id}] limit must be true (leave it out for a regular fan)")
+            limits[ids[fan_id]] = True
         value = entry["value"]
         if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
             fail(f"[fans.{fan_id}] value must be a positive integer, not {value!r}")
@@ -220,8 +268,8 @@ def parse_ruleset(data: dict, source: str = "", where: str = "ruleset") -> Rules
             fail(f"[fans.{fan_id}] name must be the seed's name of the fan")
         names[ids[fan_id]] = entry["name"]
         values[ids[fan_id]] = value
-    if settings["flowers"] != (Fan.FLOWER_TILES in names):
-        fail("flowers = true needs a [fans.flower_tiles] entry, and flowers = false forbids one")
+    if (settings["flowers"] or settings.get("bonus_tiles", 0) > 0) != (Fan.FLOWER_TILES in names):
+        fail("flowers = true (or bonus_tiles) needs a [fans.flower_tiles] entry, and a game without either forbids one")
 
     targets: list[list[int]] = [[] for _ in range(N_FANS)]
     for fan_id, entry in fans.items():
@@ -266,7 +314,10 @@ def parse_ruleset(data: dict, source: str = "", where: str = "ruleset") -> Rules
     for fan in range(N_FANS):
         exclusion_start[fan + 1] = exclusion_start[fan] + len(targets[fan])
     exclusion_target = np.array([target for fan in range(N_FANS) for target in targets[fan]], np.int16)
-    for array in (values, exclusion_start, exclusion_target):
+    for fan in names:
+        if any(limits[target] != limits[fan] for target in targets[fan]):
+            fail(f"[fans.{FAN_IDS[fan]}] excludes across 役满 and regular fans (a 役满 hand keeps only its 役满 anyway)")
+    for array in (values, exclusion_start, exclusion_target, limits):
         array.setflags(write=False)
     order_array = np.array(order, np.int16)
     priority = np.empty(N_FANS, np.int16)
@@ -294,6 +345,12 @@ def parse_ruleset(data: dict, source: str = "", where: str = "ruleset") -> Rules
         combine=settings["combine"],
         cap=settings["cap"],
         xuezhan=xuezhan,
+        scoring=settings.get("scoring", "mcr"),
+        tiles_in_play=settings.get("tiles_in_play", 0),
+        bonus_tiles=settings.get("bonus_tiles", 0),
+        extra_draws=settings.get("extra_draws", 0),
+        points=settings.get("points"),
+        is_limit=limits,
     )
 
 
@@ -303,6 +360,8 @@ LARGEST_FAN_VALUE = {"add": 10_000, "multiply": 1_024, "power_of_two": 16}
 COMBINE_WORDS = {"add": "are added", "multiply": "are multiplied", "power_of_two": "are exponents of two"}
 LARGEST_SETTING = 1_000_000  # min_fan, cap, each kong payment
 LARGEST_DOUBLES = 16
+LARGEST_DRAWS = 10  # bonus tiles, extra draws
+MIN_TILES_IN_PLAY = 40  # two dealt hands, a bonus tile and room to play
 
 
 def _check_at_most(fail, where: str, value: int, largest: int) -> None:
@@ -323,6 +382,30 @@ def _erren_settings(switches: dict, data: dict, fail) -> dict:
         fail("[ruleset] max_doubles must be 0 or more")
     else:
         _check_at_most(fail, "[ruleset] max_doubles", max_doubles, LARGEST_DOUBLES)
+    chosen = {key: switches.get(key, default) for key, (_, default) in OPTIONAL_SWITCHES.items()}
+    if chosen["scoring"] not in SCORINGS:
+        fail(f"[ruleset] scoring = {chosen['scoring']!r} is not one of {', '.join(SCORINGS)}")
+    in_set = int(TILE_SETS[switches["tile_set"]].sum()) if switches["tile_set"] in TILE_SETS else 0
+    if not 0 <= chosen["tiles_in_play"] <= in_set or 0 < chosen["tiles_in_play"] < MIN_TILES_IN_PLAY:
+        fail(f"[ruleset] tiles_in_play = {chosen['tiles_in_play']} must be 0 (all) or {MIN_TILES_IN_PLAY}-{in_set}, the tiles of the set")
+    for key in ("bonus_tiles", "extra_draws"):
+        if not 0 <= chosen[key] <= LARGEST_DRAWS:
+            fail(f"[ruleset] {key} = {chosen[key]} must be 0-{LARGEST_DRAWS}")
+    points = data.get("points")
+    if chosen["scoring"] == "challenge":
+        if not isinstance(points, dict):
+            fail("a scoring = 'challenge' ruleset needs a [points] table")
+        for key in POINTS_KEYS:
+            value = points.get(key)
+            if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+                fail(f"[points] {key} = {value!r} must be a positive whole number")
+            _check_at_most(fail, f"[points] {key}", value, LARGEST_SETTING)
+        extra = set(points) - set(POINTS_KEYS)
+        if extra:
+            fail(f"[points] has an unknown key {min(extra)!r}; known: {', '.join(POINTS_KEYS)}")
+        points = Points(**{key: points[key] for key in POINTS_KEYS})
+    elif points is not None:
+        fail("[points] belongs to a scoring = 'challenge' ruleset")
     return {
         "min_fan": switches["min_fan"],
         "flowers": switches["flowers"],
@@ -331,6 +414,9 @@ def _erren_settings(switches: dict, data: dict, fail) -> dict:
         "players": (2,),
         "combine": "add",
         "cap": 0,
+        **chosen,
+        "points": points,
+        "tile_sets": ("all",) if chosen["scoring"] == "challenge" else ("wan-honours",),
     }
 
 
@@ -385,10 +471,11 @@ class FamilySchema:
     tables: tuple[str, ...]
     settings: Callable[[dict, dict, Callable], dict]
     tile_sets: tuple[str, ...]  # the tile sets (kernels.tiles.TILE_SETS) its engine plays
+    optional_switches: dict = field(default_factory=dict)  # key -> (type, default)
 
 
 # The one place the loader knows the families (the family packages, sim.families, play what it loads).
 FAMILY_SCHEMAS = {
-    "erren": FamilySchema(SWITCHES, (), _erren_settings, ("wan-honours",)),
+    "erren": FamilySchema(SWITCHES, ("points",), _erren_settings, ("wan-honours", "all"), OPTIONAL_SWITCHES),
     "xuezhan": FamilySchema(XUEZHAN_SWITCHES, ("kong_money",), _xuezhan_settings, ("tong-tiao",)),
 }

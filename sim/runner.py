@@ -106,8 +106,15 @@ def shard_path(directory: Path, index: int) -> Path:
     return directory / RECORDS / f"shard-{index:06d}.parquet"
 
 
+# The evaluators whose games the engines play; 004's 闯关 game ("challenge") is scored but not played yet.
+PLAYED_SCORINGS = ("mcr",)
+
+
 def check_seats(ruleset, seats: int) -> None:
-    """A RunError unless the ruleset is played at `seats` seats."""
+    """A RunError unless the ruleset's deals are played, at `seats` seats."""
+    if ruleset.scoring not in PLAYED_SCORINGS:
+        raise RunError(f"{ruleset.id}: deals of scoring = {ruleset.scoring!r} are not simulated yet; "
+                       "mjsim score scores its hands")
     if seats not in ruleset.players:
         allowed = " or ".join(str(count) for count in ruleset.players)
         raise RunError(f"{ruleset.id} is played by {allowed} players, not {seats}")

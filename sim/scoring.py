@@ -27,6 +27,7 @@ from sim.notation import (
     format_hand,
     parse_hand,
     parse_tile,
+    parse_tiles,
     tile_name,
 )
 from sim.ruleset import Ruleset
@@ -54,6 +55,8 @@ class WinContext:
     dihu: bool = False  # 地胡
     renhu: bool = False  # 人胡
     discard_after_kong: bool = False  # 杠上炮 (血战 family): won on the discard made right after the discarder's kong
+    extra_draw: bool = False  # erren-challenge: won in the extra draws after an exhausted wall (海底捞月)
+    bonus: tuple[int, ...] = ()  # erren-challenge: the kinds of the face-up bonus tiles (花牌), one entry a tile
 
     @property
     def flags(self) -> int:
@@ -159,6 +162,12 @@ def batch_lines(lines: list[str], ruleset: Ruleset) -> list[dict]:
     return outputs
 
 
+def bonus_kinds(text: str) -> tuple[int, ...]:
+    """The kinds of the face-up bonus tiles written as text ("7z", "7z7z"), one entry a tile."""
+    counts = parse_tiles(text) if text.strip() else np.zeros(N_KINDS, np.int8)
+    return tuple(int(kind) for kind in np.repeat(np.arange(N_KINDS), counts))
+
+
 def _batch_record(line: str) -> tuple[Hand, int, WinContext]:
     if not line.strip():
         raise ScoringError("empty line")
@@ -176,8 +185,12 @@ def _batch_record(line: str) -> tuple[Hand, int, WinContext]:
         raise ScoringError('"melds" must be a list of meld strings such as "[123m]" or "(5555m)"')
     values = {}
     for key in CONTEXT_KEYS:
-        value = record.get(key, 0 if key == "flowers" else False)
-        if key == "flowers":
+        value = record.get(key, 0 if key == "flowers" else "" if key == "bonus" else False)
+        if key == "bonus":
+            if not isinstance(value, str):
+                raise ScoringError('"bonus" must be the face-up bonus tiles as text, such as "7z" (erren-challenge)')
+            value = bonus_kinds(value)
+        elif key == "flowers":
             if not isinstance(value, int) or isinstance(value, bool):
                 raise ScoringError('"flowers" must be a whole number 0-8')
         elif not isinstance(value, bool):

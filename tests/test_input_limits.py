@@ -121,7 +121,7 @@ def _ruleset(tmp_path, text, name="mine.toml"):
 @pytest.mark.parametrize("change, message", [
     (("value = 24\nexcludes = [\"fully", f"value = {2**30}\nexcludes = [\"fully"), "is more than 10,000, the most a fan may be worth"),
     (("value = 24\nexcludes = [\"fully", f"value = {2**70}\nexcludes = [\"fully"), "is more than 10,000"),
-    (('tile_set = "wan-honours"', 'tile_set = "tong-tiao"'), "is not played by the erren family (it plays wan-honours)"),
+    (('tile_set = "wan-honours"', 'tile_set = "tong-tiao"'), "is not played by the erren family (it plays wan-honours, all)"),
     (("min_fan = ", f"min_fan = {2**40}  # "), "min_fan = 1099511627776 is more than 1,000,000"),
 ])
 def test_erren_ruleset_values_the_records_cannot_hold_are_refused(tmp_path, change, message):

@@ -153,7 +153,9 @@ def test_mjsim_rules_prints_every_setting_and_every_fan_with_its_value_and_exclu
     for fan in rules.fans:
         line = _fan_line(out, FAN_IDS[fan])
         value = f"×{rules.values[fan]}" if rules.combine == "multiply" else str(rules.values[fan])
-        assert line.split()[:2] == [value, rules.fan_names[fan]]
+        if rules.is_limit[fan]:  # a 役满 (erren-challenge) shows its count of 役满
+            value += " 役满"
+        assert line.split()[: len(value.split()) + 1] == [*value.split(), rules.fan_names[fan]]
         for target in rules.excludes(fan):
             assert rules.fan_names[target] in line
 

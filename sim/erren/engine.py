@@ -129,7 +129,7 @@ from sim.erren.table import (
 from sim.numba_players import MAX_NUMBA_PARAMETERS
 from sim.player_text import PlayerError, split_players
 from sim.random_streams import random_below, shuffle_in_place, stream_state
-from sim.ruleset import Ruleset
+from sim.ruleset import Ruleset, RulesetError
 from sim.user_players import PlayerFailure, is_user_player, load_user_player
 
 DEALT_TO_DEALER, DEALT_TO_OTHER = 14, 13
@@ -1095,6 +1095,10 @@ class Players:
 def kernel_rules(ruleset: Ruleset) -> tuple[Rules, np.ndarray]:
     """The rules the kernels take (``sim.deal_rules.Rules``, settings slots in ``sim.erren.table``) and the
     wall template (tile ids, ordered; the flowers last)."""
+    if ruleset.scoring != "mcr":
+        # 004's 闯关 game: its fans are scored (mjsim score), its deals are not played yet
+        raise RulesetError(f"{ruleset.id}: deals of scoring = {ruleset.scoring!r} are not simulated yet; "
+                           "mjsim score scores its hands")
     if ruleset.tile_set != "wan-honours":
         raise ValueError(f"the 二人 engine plays the wan-honours tile set, not {ruleset.tile_set}")
     settings = np.zeros(SETTINGS_FIELDS, np.int64)

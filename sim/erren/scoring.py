@@ -1,5 +1,6 @@
 """Scoring a 二人 win for `mjsim score` and ``sim.scoring``: the context checks only this family makes,
-the batch scorer over ``kernels.fans.mcr``, and the result with its fans, total and minimum (起和)."""
+the batch scorer over ``kernels.fans.mcr``, and the result with its fans, total and minimum (起和). A ruleset
+with ``scoring = "challenge"`` (004's 闯关 game) is scored by ``sim.erren.challenge_scoring``."""
 
 from dataclasses import dataclass
 
@@ -7,6 +8,7 @@ from kernels.fan_ids import Fan
 from kernels.fans.mcr import NOT_A_WIN
 from kernels.fans.mcr import score_many as score_kernel
 from kernels.tiles import N_FLOWERS
+from sim.erren import challenge_scoring
 from sim.notation import Hand
 from sim.ruleset import Ruleset
 from sim.scoring import ScoringError, WinContext, kernel_inputs
@@ -51,6 +53,10 @@ class Score:
 
 
 def check(hand: Hand, win: int, context: WinContext, ruleset: Ruleset) -> int:
+    if ruleset.scoring == "challenge":
+        return challenge_scoring.check(hand, win, context, ruleset)
+    if context.extra_draw or context.bonus:
+        raise ScoringError(f"extra draws and bonus tiles are part of erren-challenge, not of {ruleset.id}")
     if context.discard_after_kong:
         raise ScoringError(f"杠上炮 (discard after a kong) is not a fan of {ruleset.id}")
     if hand.flowers and context.flowers:
@@ -77,6 +83,8 @@ def check(hand: Hand, win: int, context: WinContext, ruleset: Ruleset) -> int:
 
 
 def score_rows(rows: list[tuple[Hand, int, WinContext, int]], ruleset: Ruleset) -> list[Score | None]:
+    if ruleset.scoring == "challenge":
+        return challenge_scoring.score_rows(rows, ruleset)
     count = len(rows)
     counts, totals = score_kernel(*kernel_inputs(rows), *ruleset.kernel_arrays())
     results = []

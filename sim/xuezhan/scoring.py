@@ -60,6 +60,8 @@ class XuezhanScore:
 
 
 def check(hand: Hand, win: int, context: WinContext, ruleset: Ruleset) -> int:
+    if context.extra_draw or context.bonus:
+        raise ScoringError(f"extra draws and bonus tiles are part of erren-challenge, not of {ruleset.id}")
     if any(meld.kind == MeldKind.CHOW for meld in hand.melds):
         raise ScoringError(f"{ruleset.id} has no chows (血战: pong and kong only)")
     if hand.flowers or context.flowers:
