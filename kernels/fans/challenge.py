@@ -53,8 +53,14 @@ WINDS_END, DRAGONS_START = HONOR_START + 4, HONOR_START + 4
 GREEN_DRAGON, RED_DRAGON = HONOR_START + 5, HONOR_START + 6
 MILLION_STONES_SUM = 100  # 百万石: the 万 ranks of every tile add up to at least this
 # The kinds 绿一色 and 红孔雀 allow, as bits of one integer: 2 3 4 6 8条 and 发; 1 5 7 9条 and 中.
-GREEN_KINDS = sum(1 << (SOU_START + rank - 1) for rank in (2, 3, 4, 6, 8)) | 1 << GREEN_DRAGON
-PEACOCK_KINDS = sum(1 << (SOU_START + rank - 1) for rank in (1, 5, 7, 9)) | 1 << RED_DRAGON
+# Sets of kinds as the bits of one integer (bit `kind`), so a hand's facts are a few masks of the kinds it holds.
+GREEN_KINDS = sum(1 << (SOU_START + rank - 1) for rank in (2, 3, 4, 6, 8)) | 1 << GREEN_DRAGON  # 绿一色
+PEACOCK_KINDS = sum(1 << (SOU_START + rank - 1) for rank in (1, 5, 7, 9)) | 1 << RED_DRAGON  # 红孔雀
+HONOUR_KINDS = sum(1 << kind for kind in range(HONOR_START, N_KINDS))
+TERMINAL_KINDS = sum(1 << (start + rank) for start in (0, SUIT_SIZE, 2 * SUIT_SIZE) for rank in (0, SUIT_SIZE - 1))
+SIMPLE_KINDS = sum(1 << kind for kind in range(HONOR_START)) & ~TERMINAL_KINDS
+ORPHAN_KINDS = TERMINAL_KINDS | HONOUR_KINDS
+MAN_KINDS, PIN_KINDS, SOU_KINDS = (sum(1 << (start + rank) for rank in range(SUIT_SIZE)) for start in (0, SUIT_SIZE, SOU_START))
 
 # Rows of the int64 work array (allocated once per batch). Columns are kinds or fan ids.
 STANDING_ROW = 0  # concealed tiles plus the winning tile
@@ -69,7 +75,8 @@ CHOWS_ROW = 7  # chows by first tile, then pungs by kind at column N_KINDS + kin
 LIST_ROW = 8  # the fans FANS_ROW holds: column 0 how many, then their ids (only these are ever non-zero)
 BEST_LIST_ROW = 9  # the same for BEST_ROW
 HAND_FANS_ROW = 10  # the fans of the hand whatever the reading: column 0 how many, then (fan, count) pairs
-STACK_ROW = 11  # the decomposition walk: column level is the kind it starts from, 8 + level the option tried
+STACK_ROW = 11  # the decomposition walk: column level is the kind it starts from, 8 + level the option tried;
+#                from column 17 the kinds that may be the pair
 WORK_ROWS, WORK_COLUMNS = 12, max(N_FANS + 1, 2 * N_KINDS)
 
 SET_CHOW, SET_PUNG, SET_KONG = 0, 1, 2
@@ -112,32 +119,34 @@ def _set_has_terminal_or_honour(kind, first):
 
 
 @njit(cache=True, _nrt=False)
-def _hand_facts(work, melds, n_melds, flags):
-    """The bits of what the hand is, whatever the reading (tiles in ALL_TILES_ROW)."""
-    facts = CONCEALED | GREEN_ONLY | PEACOCK_ONLY
-    for index in range(n_melds):
-        if melds[index, 0] != MELD_CONCEALED_KONG:
-            facts &= ~CONCEALED
-    suits = 0
-    man_sum = 0
-    for kind in range(N_KINDS):
-        count = work[ALL_TILES_ROW, kind]
-        if count == 0:
-            continue
-        if kind >= HONOR_START:
-            facts |= HAS_HONOUR
-        else:
-            suits |= 1 << (kind // SUIT_SIZE)
-            facts |= HAS_TERMINAL if _is_terminal(kind) else HAS_SIMPLE
-            man_sum += (kind % SUIT_SIZE + 1) * count if kind < SUIT_SIZE else 0
-        if not (GREEN_KINDS >> kind) & 1:
-            facts &= ~GREEN_ONLY
-        if not (PEACOCK_KINDS >> kind) & 1:
-            facts &= ~PEACOCK_ONLY
+def _hand_facts(work, held, melds, n_melds, flags):
+    """The bits of what the hand is, whatever the reading (tiles in ALL_TILES_ROW), read off `held`, the kinds
+    it holds as the bits of one integer."""
+    facts = 0
+    if held & HONOUR_KINDS:
+        facts |= HAS_HONOUR
+    if held & TERMINAL_KINDS:
+        facts |= HAS_TERMINAL
+    if held & SIMPLE_KINDS:
+        facts |= HAS_SIMPLE
+    if held & ~GREEN_KINDS == 0:
+        facts |= GREEN_ONLY
+    if held & ~PEACOCK_KINDS == 0:
+        facts |= PEACOCK_ONLY
+    suits = (held & MAN_KINDS != 0) | (held & PIN_KINDS != 0) << 1 | (held & SOU_KINDS != 0) << 2
     if suits == 0 or suits == 1 or suits == 2 or suits == 4:
         facts |= ONE_SUIT
-    if suits == 1 and not facts & HAS_HONOUR and man_sum >= MILLION_STONES_SUM:
-        facts |= MILLION_STONES
+    concealed = True
+    for index in range(n_melds):
+        concealed = concealed and melds[index, 0] == MELD_CONCEALED_KONG
+    if concealed:
+        facts |= CONCEALED
+    if suits == 1 and not facts & HAS_HONOUR:
+        man_sum = 0
+        for kind in range(SUIT_SIZE):
+            man_sum += (kind + 1) * work[ALL_TILES_ROW, kind]
+        if man_sum >= MILLION_STONES_SUM:
+            facts |= MILLION_STONES
     if flags & (SELF_DRAWN_FLAG | ROBBING_KONG_FLAG):
         facts |= SELF_DRAWN_LIKE
     if n_melds == 0 and not facts & HAS_HONOUR and (suits == 1 or suits == 2 or suits == 4):
@@ -161,8 +170,20 @@ def _put(work, fan, count, values):
         work[LIST_ROW, listed] = fan
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def _sort_listed(work, priority):
+    """The listed fans by priority: value, then file order (an insertion sort: a few fans, mostly in order)."""
+    for index in range(2, work[LIST_ROW, 0] + 1):
+        fan = work[LIST_ROW, index]
+        position = index
+        while position > 1 and priority[work[LIST_ROW, position - 1]] > priority[fan]:
+            work[LIST_ROW, position] = work[LIST_ROW, position - 1]
+            position -= 1
+        work[LIST_ROW, position] = fan
+
+
 @njit(cache=True, _nrt=False)
-def _hand_fans(work, facts, flags, flowers, values):
+def _hand_fans(work, facts, flags, flowers, values, priority):
     """Into HAND_FANS_ROW, the fans every reading of the hand shares: its tiles and the win's context."""
     work[LIST_ROW, 0] = 0
     concealed = facts & CONCEALED != 0
@@ -188,6 +209,7 @@ def _hand_fans(work, facts, flags, flowers, values):
     _put(work, Fan.LAST_TILE_CLAIM, 1 if last and not flags & (SELF_DRAWN_FLAG | ROBBING_KONG_FLAG) else 0, values)
     _put(work, Fan.EXTRA_DRAW_WIN, 1 if flags & EXTRA_DRAW_FLAG else 0, values)
     _put(work, Fan.FLOWER_TILES, flowers, values)
+    _sort_listed(work, priority)  # once here, so that a reading only sorts its own fans in among them
     listed = work[LIST_ROW, 0]
     work[HAND_FANS_ROW, 0] = listed
     for index in range(1, listed + 1):
@@ -205,8 +227,12 @@ def _reading_fans(work, reading, pair, n_sets, win, placement, facts, values, is
     for index in range(1, work[LIST_ROW, 0] + 1):  # the previous reading's fans
         work[FANS_ROW, work[LIST_ROW, index]] = 0
     work[LIST_ROW, 0] = 0
-    for index in range(1, work[HAND_FANS_ROW, 0] + 1):
-        _put(work, work[HAND_FANS_ROW, 2 * index - 1], work[HAND_FANS_ROW, 2 * index], values)
+    listed = work[HAND_FANS_ROW, 0]  # already scored fans, in priority order
+    for index in range(1, listed + 1):
+        fan = work[HAND_FANS_ROW, 2 * index - 1]
+        work[LIST_ROW, index] = fan
+        work[FANS_ROW, fan] = work[HAND_FANS_ROW, 2 * index]
+    work[LIST_ROW, 0] = listed
     if reading == SEVEN_PAIRS:
         luxury = work[STANDING_ROW, win] == 4
         _put(work, Fan.LUXURY_SEVEN_PAIRS, 1 if luxury else 0, values)
@@ -341,14 +367,8 @@ def _best_placement(work, pair, n_sets, win, facts):
 def _settle_reading(work, limits, values, priority, is_limit, exclusion_start, exclusion_target, fan_cap, per_fan_step,
                     per_limit, result):
     """Apply the exclusions to the listed fans and price them; keep them in BEST_ROW when they beat the best so far."""
+    _sort_listed(work, priority)
     length = work[LIST_ROW, 0]
-    for index in range(2, length + 1):  # the listed fans by priority: value, then file order (insertion sort)
-        fan = work[LIST_ROW, index]
-        position = index
-        while position > 1 and priority[work[LIST_ROW, position - 1]] > priority[fan]:
-            work[LIST_ROW, position] = work[LIST_ROW, position - 1]
-            position -= 1
-        work[LIST_ROW, position] = fan
     stamp = work[EXCLUDED_ROW, N_FANS] + 1
     work[EXCLUDED_ROW, N_FANS] = stamp
     for index in range(1, length + 1):
@@ -415,14 +435,13 @@ def _score_challenge(concealed, melds, n_melds, win, flags, bonus, values, prior
                      exclusion_target, fan_cap, per_fan_step, per_limit, work, result):
     """Score one hand into BEST_ROW and `result` (POINTS is NOT_A_WIN when the tiles are not complete)."""
     result[POINTS], result[TOTAL], result[LIMITS], result[UNCAPPED] = NOT_A_WIN, 0, 0, 0
-    n_standing = 0
+    n_standing = 1
     for kind in range(N_KINDS):
         work[STANDING_ROW, kind] = concealed[kind]
         work[ALL_TILES_ROW, kind] = concealed[kind]
         n_standing += concealed[kind]
     work[STANDING_ROW, win] += 1
     work[ALL_TILES_ROW, win] += 1
-    n_standing += 1
     if n_standing + 3 * n_melds != 14:
         return
     has_kong = False
@@ -439,22 +458,40 @@ def _score_challenge(concealed, melds, n_melds, win, flags, bonus, values, prior
         flags &= ~KONG_REPLACEMENT_FLAG
     if work[ALL_TILES_ROW, win] > 1:
         flags &= ~ROBBING_KONG_FLAG
-    facts = _hand_facts(work, melds, n_melds, flags)
+    # the kinds held (one bit each), the bonus tiles' fans and the tiles of each suit, in one pass
+    held, odd_kinds, flowers, man, pin, sou, odd_honours, n_pairable = 0, 0, 0, 0, 0, 0, 0, 0
+    for kind in range(N_KINDS):
+        count = work[ALL_TILES_ROW, kind]
+        if count == 0:
+            continue
+        held |= 1 << kind
+        flowers += count * bonus[kind]
+        standing = work[STANDING_ROW, kind]
+        odd_kinds |= (standing & 1) << kind
+        if standing >= 2:  # a kind that may be the pair
+            n_pairable += 1
+            work[STACK_ROW, 16 + n_pairable] = kind
+        if kind < SUIT_SIZE:
+            man += standing
+        elif kind < 2 * SUIT_SIZE:
+            pin += standing
+        elif kind < HONOR_START:
+            sou += standing
+        else:
+            odd_honours += standing != 0 and standing != 3
+    facts = _hand_facts(work, held, melds, n_melds, flags)
     if facts & NINE_GATES:  # the pure form: 1112345678999 before the win, whatever the winning tile
         start = (win // SUIT_SIZE) * SUIT_SIZE
         for rank in range(SUIT_SIZE):
             if concealed[start + rank] != (3 if rank == 0 or rank == SUIT_SIZE - 1 else 1):
                 facts &= ~NINE_GATES
-    flowers = 0
-    for kind in range(N_KINDS):
-        flowers += work[ALL_TILES_ROW, kind] * bonus[kind]
     for index in range(1, work[BEST_LIST_ROW, 0] + 1):  # the previous hand's
         work[BEST_ROW, work[BEST_LIST_ROW, index]] = 0
     work[BEST_LIST_ROW, 0] = 0
     for index in range(1, work[LIST_ROW, 0] + 1):
         work[FANS_ROW, work[LIST_ROW, index]] = 0
     work[LIST_ROW, 0] = 0
-    _hand_fans(work, facts, flags, flowers, values)
+    _hand_fans(work, facts, flags, flowers, values, priority)
 
     n_sets = 4 - n_melds
     # the melds take the last set slots: they are the same in every reading
@@ -465,28 +502,15 @@ def _score_challenge(concealed, melds, n_melds, win, flags, bonus, values, prior
         work[SETS_ROW, slot + 1] = melds[index, 1]
         work[SETS_ROW, slot + 2] = code == MELD_CONCEALED_KONG
     # A pair leaves every suit a multiple of three tiles and every honour at 0 or 3: most kinds cannot be it.
-    man, pin, sou, odd_honours = 0, 0, 0, 0
-    for kind in range(HONOR_START):
-        held = work[STANDING_ROW, kind]
-        if kind < SUIT_SIZE:
-            man += held
-        elif kind < 2 * SUIT_SIZE:
-            pin += held
-        else:
-            sou += held
-    for kind in range(HONOR_START, N_KINDS):
-        held = work[STANDING_ROW, kind]
-        odd_honours += held != 0 and held != 3
-    for pair in range(N_KINDS):
-        if work[STANDING_ROW, pair] < 2:
-            continue
+    for kind in range(N_KINDS):  # the walk below takes back every set it makes, so one copy serves every pair
+        work[WALK_ROW, kind] = work[STANDING_ROW, kind]
+    for candidate in range(n_pairable):
+        pair = work[STACK_ROW, 17 + candidate]
         suit = pair // SUIT_SIZE
         if (man - 2 * (suit == 0)) % 3 or (pin - 2 * (suit == 1)) % 3 or (sou - 2 * (suit == 2)) % 3:
             continue
         if odd_honours - (suit == 3 and work[STANDING_ROW, pair] == 2) > 0:
             continue
-        for kind in range(N_KINDS):
-            work[WALK_ROW, kind] = work[STANDING_ROW, kind]
         work[WALK_ROW, pair] -= 2
         # Depth-first over the sets: at each level the lowest kind left is a pung (option 0) or starts a chow
         # (option 1); a level's set is taken back before its next option is tried.
@@ -519,29 +543,23 @@ def _score_challenge(concealed, melds, n_melds, win, flags, bonus, values, prior
             level += 1
             if level < n_sets:
                 work[STACK_ROW, level], work[STACK_ROW, 8 + level] = _next_held(work, kind), 0
+        work[WALK_ROW, pair] += 2
     if n_melds == 0:
-        pairs, orphans, orphan_pair = 0, 0, False
-        for kind in range(N_KINDS):
-            held = work[STANDING_ROW, kind]
-            if held == 2 or held == 4:
-                pairs += held // 2
-            if _is_terminal_or_honour(kind):
-                orphans += held > 0
-                orphan_pair = orphan_pair or held == 2
-        if pairs == 7:
+        # 14 concealed tiles: seven pairs when every kind is held an even number of times (a four is two
+        # pairs), thirteen orphans when the kinds held are exactly the thirteen
+        if odd_kinds == 0:
             limits = _reading_fans(work, SEVEN_PAIRS, -1, 0, win, -1, facts, values, is_limit)
             _settle_reading(work, limits, values, priority, is_limit, exclusion_start, exclusion_target, fan_cap,
                             per_fan_step, per_limit, result)
-        if orphans == 13 and orphan_pair:
+        if held == ORPHAN_KINDS:
             limits = _reading_fans(work, THIRTEEN_ORPHANS, -1, 0, win, -1, facts, values, is_limit)
             _settle_reading(work, limits, values, priority, is_limit, exclusion_start, exclusion_target, fan_cap,
                             per_fan_step, per_limit, result)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # no reference counting: each hand's row views would cost two atomic operations
 def _score_many(concealed, melds, n_melds, win, flags, bonus, values, priority, is_limit, exclusion_start,
-                exclusion_target, fan_cap, per_fan_step, per_limit, counts, results):
-    work = new_work()
+                exclusion_target, fan_cap, per_fan_step, per_limit, work, counts, results):
     for hand in range(concealed.shape[0]):
         _score_challenge(concealed[hand], melds[hand], n_melds[hand], win[hand], flags[hand], bonus[hand], values,
                          priority, is_limit, exclusion_start, exclusion_target, fan_cap, per_fan_step, per_limit, work,
@@ -576,5 +594,5 @@ def score_many(concealed, melds, n_melds, win, flags, bonus, ruleset):
     results = np.zeros((count, RESULT_FIELDS), np.int64)
     _score_many(concealed, melds, n_melds, win, flags, bonus, ruleset.values, ruleset.priority, ruleset.is_limit,
                 ruleset.exclusion_start, ruleset.exclusion_target, points.fan_cap, points.per_fan_step,
-                points.per_limit, counts, results)
+                points.per_limit, new_work(), counts, results)
     return counts, results
