@@ -77,7 +77,7 @@ def check(hand: Hand, win: int, context: WinContext, ruleset: Ruleset) -> int:
         raise ScoringError("人和 is a win on the dealer's first discard, not a self-draw")
     if (specials or context.tianting) and hand.melds:
         raise ScoringError("天和, 地和, 人和 and 天听 need a hand without melds (a concealed kong voids them)")
-    if len(context.bonus) > ruleset.bonus_tiles and ruleset.bonus_tiles >= 0:
+    if len(context.bonus) > ruleset.bonus_tiles:
         raise ScoringError(f"{len(context.bonus)} face-up bonus tiles; {ruleset.id} turns {ruleset.bonus_tiles}")
     used = hand.counts.astype(np.int64) + hand.meld_counts
     used[win] += 1
