@@ -29,6 +29,7 @@ from kernels.fan_ids import (
     SELF_DRAWN_FLAG,
 )
 from kernels.tiles import MELD_CHOW, MELD_CONCEALED_KONG, MELD_KONG, MELD_PONG, N_KINDS
+from sim.hand_generator import fill_sets
 
 SUITS = (0, 9, 18)
 WINDS = [27, 28, 29, 30]
@@ -210,51 +211,11 @@ class ChallengeHands:
         return self.concealed, self.melds, self.n_melds, self.win, self.flags, self.bonus
 
 
-def _fill(rng, fixed, pool_name):
-    """Sets and pair: the template's, then random ones from the pool; None if the copies run out."""
-    chows, pungs, pairs = POOLS[pool_name]
-    left = np.full(N_KINDS, 4, np.int64)
-    sets, pair = [], None
-    for shape, kind in fixed:
-        kind = int(kind)
-        if shape == "pair":
-            pair = kind
-            left[kind] -= 2
-        else:
-            sets.append((shape, kind))
-            for used in ((kind, kind + 1, kind + 2) if shape == "c" else (kind,) * 3):
-                left[used] -= 1
-    if left.min() < 0:
-        return None
-    for _ in range(40):
-        if len(sets) == 4:
-            break
-        if chows and (not pungs or rng.random() < 0.55):
-            kind = int(rng.choice(chows))
-            if min(left[kind], left[kind + 1], left[kind + 2]) >= 1:
-                sets.append(("c", kind))
-                left[kind : kind + 3] -= 1
-        else:
-            kind = int(rng.choice(pungs))
-            if left[kind] >= 3:
-                sets.append(("p", kind))
-                left[kind] -= 3
-    if len(sets) < 4:
-        return None
-    if pair is None:
-        choices = [kind for kind in pairs if left[kind] >= 2]
-        if not choices:
-            return None
-        pair = int(rng.choice(choices))
-        left[pair] -= 2
-    return sets, pair, left
-
-
 def _standard_hand(rng):
     while True:
         _, pool, fixed, policy = TEMPLATES[rng.choice(len(TEMPLATES), p=TEMPLATE_WEIGHTS)]
         pool_name = pool(rng) if callable(pool) else pool
-        filled = _fill(rng, fixed(rng), pool_name)
+        filled = fill_sets(rng, fixed(rng), POOLS[pool_name])
         if filled is not None:
             break
     sets, pair, left = filled

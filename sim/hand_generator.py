@@ -148,9 +148,10 @@ class WinningHands:
         return self.concealed, self.melds, self.n_melds, self.win, self.flags, self.flowers
 
 
-def _fill(rng, fixed, pool_name):
-    """Sets and pair: the template's, then random ones from the pool; None if the copies run out."""
-    chows, pungs, pairs = POOLS[pool_name]
+def fill_sets(rng, fixed, pool):
+    """Sets and pair: the template's `fixed` ones, then random ones from `pool` (chow starts, pung kinds, pair
+    kinds); None if the copies run out. sim.challenge_hand_generator fills its templates with it too."""
+    chows, pungs, pairs = pool
     left = np.full(N_KINDS, 4, np.int64)
     sets, pair = [], None
     for kind, tile in fixed:
@@ -193,7 +194,7 @@ def _standard_hand(rng):
     while True:
         index = rng.choice(len(TEMPLATES), p=TEMPLATE_WEIGHTS)
         _, pool, fixed, policy = TEMPLATES[index]
-        filled = _fill(rng, fixed(rng), pool)
+        filled = fill_sets(rng, fixed(rng), POOLS[pool])
         if filled is not None:
             break
     sets, pair, left = filled

@@ -174,6 +174,7 @@ def test_score_batch_takes_bonus_tiles_and_extra_draws(mjsim, tmp_path):
         (["--extra-draw"], "海底捞月 (an extra draw after the wall) is a self-drawn win"),
         (["--bonus", "5m5m5m5m"], "turns 1"),
         (["--bonus", "5m", "--self-drawn", "--robbing-kong"], "抢杠"),
+        (["--tianhu", "--renhu", "--self-drawn"], "a win is at most one of 天和, 地和 and 人和"),  # 004's names
     ],
 )
 def test_score_refuses_a_context_the_challenge_game_cannot_have(mjsim, arguments, message):

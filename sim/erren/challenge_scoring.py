@@ -1,5 +1,6 @@
-"""Scoring an `erren-challenge` win (004's 闯关 game) for `mjsim score`: the context checks of that game, the
-batch scorer over ``kernels.fans.challenge``, and the result with its fans, fan total, 役满 and points.
+"""Scoring an `erren-challenge` win (004's 闯关 game) for `mjsim score`: the context checks of that game beside
+the ones every 二人 ruleset makes (``sim.erren.scoring.check_special_wins``), the batch scorer over
+``kernels.fans.challenge``, and the result with its fans, fan total, 役满 and points.
 
 ``sim.erren.scoring`` hands a ruleset with ``scoring = "challenge"`` to this module."""
 
@@ -10,6 +11,7 @@ import numpy as np
 from kernels.fan_ids import Fan
 from kernels.fans.challenge import LIMITS, NOT_A_WIN, POINTS, TOTAL, UNCAPPED, score_many
 from kernels.tiles import COPIES_PER_KIND, N_KINDS
+from sim.erren.scoring import check_special_wins, fan_lines
 from sim.notation import Hand, tile_name
 from sim.ruleset import Ruleset
 from sim.scoring import ScoringError, WinContext, kernel_inputs
@@ -36,14 +38,7 @@ class ChallengeScore:
         }
 
     def format(self) -> str:
-        names = self.ruleset.fan_names
-        width = max((len(names[fan]) for fan in self.counts), default=0)
-        lines = []
-        for fan, count in self.counts.items():
-            value = int(self.ruleset.values[fan])
-            padding = " " * (2 * (width - len(names[fan])))  # CJK names are two columns wide
-            unit = "役满" if self.ruleset.is_limit[fan] else "fan"
-            lines.append(f"  {names[fan]}{padding}  {value:>3} × {count} = {value * count:>3} {unit}")
+        lines = fan_lines(self.ruleset, self.counts, lambda fan: "役满" if self.ruleset.is_limit[fan] else "fan")
         points = self.ruleset.points
         if self.limits:
             lines.append(f"{self.limits} 役满: {self.points:,} points ({self.limits} × {points.per_limit:,})")
@@ -61,22 +56,10 @@ def check(hand: Hand, win: int, context: WinContext, ruleset: Ruleset) -> int:
     for name, words in (("fourth_tile", "和绝张"), ("discard_after_kong", "杠上炮")):
         if getattr(context, name):
             raise ScoringError(f"{words} is not part of {ruleset.id}")
-    if context.robbing_kong and context.self_drawn:
-        raise ScoringError("抢杠 (robbing a kong) is a win on another player's tile (scored as a self-draw), not a self-draw")
-    if context.kong_replacement and not context.self_drawn:
-        raise ScoringError("杠上开花 (kong replacement) is a self-drawn win")
+    check_special_wins(hand, context, ruleset)
     if context.extra_draw and (not context.self_drawn or context.kong_replacement or context.last_tile):
         raise ScoringError("海底捞月 (an extra draw after the wall) is a self-drawn win, neither on a kong "
                            "replacement nor on the last wall tile")
-    specials = [name for name in ("tianhu", "dihu", "renhu") if getattr(context, name)]
-    if len(specials) > 1:
-        raise ScoringError(f"a win is at most one of 天和, 地和 and 人和, not {' and '.join(specials)}")
-    if (context.tianhu or context.dihu) and not context.self_drawn:
-        raise ScoringError("天和 and 地和 are self-drawn wins")
-    if context.renhu and context.self_drawn:
-        raise ScoringError("人和 is a win on the dealer's first discard, not a self-draw")
-    if (specials or context.tianting) and hand.melds:
-        raise ScoringError("天和, 地和, 人和 and 天听 need a hand without melds (a concealed kong voids them)")
     if len(context.bonus) > ruleset.bonus_tiles:
         raise ScoringError(f"{len(context.bonus)} face-up bonus tiles; {ruleset.id} turns {ruleset.bonus_tiles}")
     used = hand.counts.astype(np.int64) + hand.meld_counts

@@ -8,7 +8,6 @@ from kernels.fan_ids import Fan
 from kernels.fans.mcr import NOT_A_WIN
 from kernels.fans.mcr import score_many as score_kernel
 from kernels.tiles import N_FLOWERS
-from sim.erren import challenge_scoring
 from sim.notation import Hand
 from sim.ruleset import Ruleset
 from sim.scoring import ScoringError, WinContext, kernel_inputs
@@ -37,13 +36,7 @@ class Score:
         }
 
     def format(self) -> str:
-        names = self.ruleset.fan_names
-        width = max((len(names[fan]) for fan in self.counts), default=0)
-        lines = []
-        for fan, count in self.counts.items():
-            value = int(self.ruleset.values[fan])
-            padding = " " * (2 * (width - len(names[fan])))  # CJK names are two columns wide
-            lines.append(f"  {names[fan]}{padding}  {value:>3} × {count} = {value * count:>3}")
+        lines = fan_lines(self.ruleset, self.counts)
         verdict = "reaches" if self.legal else "does not reach"
         lines.append(
             f"total {self.total} fan ({self.total_without_flowers} without flowers); "
@@ -52,8 +45,44 @@ class Score:
         return "\n".join(lines)
 
 
+def fan_lines(ruleset: Ruleset, counts: dict[Fan, int], unit=lambda fan: "") -> list[str]:
+    """One aligned line per scored fan, `  name  value × count = product`, then `unit(fan)` if it gives one."""
+    names = ruleset.fan_names
+    width = max((len(names[fan]) for fan in counts), default=0)
+    lines = []
+    for fan, count in counts.items():
+        value = int(ruleset.values[fan])
+        padding = " " * (2 * (width - len(names[fan])))  # CJK names are two columns wide
+        line = f"  {names[fan]}{padding}  {value:>3} × {count} = {value * count:>3}"
+        lines.append(f"{line} {unit(fan)}" if unit(fan) else line)
+    return lines
+
+
+def check_special_wins(hand: Hand, context: WinContext, ruleset: Ruleset) -> None:
+    """The context checks every 二人 ruleset makes: how the winning tile came, and the first-turn wins (named
+    as the ruleset names them: 000 writes 天胡, 004 天和)."""
+    names = ruleset.fan_names  # a ruleset file need not score them: then MCR's names
+    heavenly, earthly, human = (names.get(fan, default) for fan, default in
+                                ((Fan.HEAVENLY_HAND, "天胡"), (Fan.EARTHLY_HAND, "地胡"), (Fan.HUMAN_HAND, "人胡")))
+    if context.robbing_kong and context.self_drawn:
+        raise ScoringError("抢杠胡 (robbing a kong) is a win on another player's tile, not a self-draw")
+    if context.kong_replacement and not context.self_drawn:
+        raise ScoringError("杠上开花 (kong replacement) is a self-drawn win")
+    specials = [name for name in ("tianhu", "dihu", "renhu") if getattr(context, name)]
+    if len(specials) > 1:
+        raise ScoringError(f"a win is at most one of {heavenly}, {earthly} and {human}, not {' and '.join(specials)}")
+    if (context.tianhu or context.dihu) and not context.self_drawn:
+        raise ScoringError(f"{heavenly} and {earthly} are self-drawn wins")
+    if context.renhu and context.self_drawn:
+        raise ScoringError(f"{human} is a win on the dealer's first discard, not a self-draw")
+    if (specials or context.tianting) and hand.melds:
+        raise ScoringError(f"{heavenly}, {earthly}, {human} and 天听 need a hand without melds (a concealed kong voids them)")
+
+
 def check(hand: Hand, win: int, context: WinContext, ruleset: Ruleset) -> int:
     if ruleset.scoring == "challenge":
+        from sim.erren import challenge_scoring  # here: it builds on this module
+
         return challenge_scoring.check(hand, win, context, ruleset)
     if context.extra_draw or context.bonus:
         raise ScoringError(f"extra draws and bonus tiles are part of erren-challenge, not of {ruleset.id}")
@@ -66,24 +95,14 @@ def check(hand: Hand, win: int, context: WinContext, ruleset: Ruleset) -> int:
         raise ScoringError(f"{flowers} flowers; there are 0 to {N_FLOWERS}")
     if flowers and not ruleset.flowers:
         raise ScoringError(f"{ruleset.id} is played without flowers")
-    if context.robbing_kong and context.self_drawn:
-        raise ScoringError("抢杠胡 (robbing a kong) is a win on another player's tile, not a self-draw")
-    if context.kong_replacement and not context.self_drawn:
-        raise ScoringError("杠上开花 (kong replacement) is a self-drawn win")
-    specials = [name for name in ("tianhu", "dihu", "renhu") if getattr(context, name)]
-    if len(specials) > 1:
-        raise ScoringError(f"a win is at most one of 天胡, 地胡 and 人胡, not {' and '.join(specials)}")
-    if (context.tianhu or context.dihu) and not context.self_drawn:
-        raise ScoringError("天胡 and 地胡 are self-drawn wins")
-    if context.renhu and context.self_drawn:
-        raise ScoringError("人胡 is a win on the dealer's first discard, not a self-draw")
-    if (specials or context.tianting) and hand.melds:
-        raise ScoringError("天胡, 地胡, 人胡 and 天听 need a hand without melds (a concealed kong voids them)")
+    check_special_wins(hand, context, ruleset)
     return flowers
 
 
 def score_rows(rows: list[tuple[Hand, int, WinContext, int]], ruleset: Ruleset) -> list[Score | None]:
     if ruleset.scoring == "challenge":
+        from sim.erren import challenge_scoring
+
         return challenge_scoring.score_rows(rows, ruleset)
     count = len(rows)
     counts, totals = score_kernel(*kernel_inputs(rows), *ruleset.kernel_arrays())
