@@ -187,6 +187,7 @@ def _distances_after_draw(counts, n_melds, candidates, suit, honors, scratch, di
             distances[kind] = _BIG
             continue
         group = kind // 9
+
         scale = 1
         for _ in range(kind - 9 * group):
             scale *= 5
@@ -210,6 +211,52 @@ def _distances_after_draw(counts, n_melds, candidates, suit, honors, scratch, di
                 distance = min(distance, _seven_pairs_from_tally(pairs, singles + 1))
         distances[kind] = distance
     return base
+
+
+@njit(cache=True, _nrt=False)
+def _distances_after_discard(counts, n_melds, suit, honors, scratch, distances):
+    """distances[kind] = best distance after discarding one tile of each kind held (_BIG for the others),
+    for a hand of 3k+2 tiles; returns the lowest. As ``_distances_after_draw``, only the discarded tile's
+    group changes, so each kind costs one table row and one split instead of a whole shanten."""
+    n_sets = MAX_SETS - n_melds
+    man, pairs, singles = _index_and_tally(counts, 0, 9)
+    pin, pin_pairs, pin_singles = _index_and_tally(counts, PIN_START, 9)
+    sou, sou_pairs, sou_singles = _index_and_tally(counts, SOU_START, 9)
+    honor, honor_pairs, honor_singles = _index_and_tally(counts, HONOR_START, 7)
+    pairs += pin_pairs + sou_pairs + honor_pairs
+    singles += pin_singles + sou_singles + honor_singles
+    rows = (man, pin, sou, honor)
+    only_man_and_honours = pin == 0 and sou == 0
+    if not only_man_and_honours:
+        _combine_others(suit, honors, man, pin, sou, honor, n_sets, scratch)
+    seven_allowed = n_melds == 0
+    best = _BIG
+    for kind in range(N_KINDS):
+        count = counts[kind]
+        if count == 0:
+            distances[kind] = _BIG
+            continue
+        group = kind // 9
+        scale = 1
+        for _ in range(kind - 9 * group):
+            scale *= 5
+        new_row = rows[group] - scale
+        if only_man_and_honours and group == 0:
+            distance = _split_cost(suit, new_row, honors, honor, n_sets)
+        elif only_man_and_honours:
+            distance = _split_cost(suit, man, honors, new_row, n_sets)
+        elif group == 3:
+            distance = _split_cost(honors, new_row, scratch, group, n_sets)
+        else:
+            distance = _split_cost(suit, new_row, scratch, group, n_sets)
+        if seven_allowed:
+            if count & 1:
+                distance = min(distance, _seven_pairs_from_tally(pairs, singles - 1))
+            else:
+                distance = min(distance, _seven_pairs_from_tally(pairs - 1, singles + 1))
+        distances[kind] = distance
+        best = min(best, distance)
+    return best
 
 
 @njit(cache=True, _nrt=False)

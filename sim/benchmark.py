@@ -275,7 +275,8 @@ def challenge_fan_rates(n_hands: int, n_reference: int, seed: int) -> dict:
 
 DEAL_HEURISTICS = ("random", "greedy", "value", "defensive")
 # (ruleset, seats) of the whole-deal benchmark: every heuristic plays against itself in every seat.
-DEAL_TABLES = (("erren", 2), ("erren-classic", 2), ("liangmen-xuezhan", 4), ("sanren-liangfang", 3), ("sanren-liangfang", 2))
+DEAL_TABLES = (("erren", 2), ("erren-classic", 2), ("erren-challenge", 2), ("liangmen-xuezhan", 4), ("sanren-liangfang", 3),
+               ("sanren-liangfang", 2))
 
 
 def deal_rates(n_deals: int, seed: int) -> dict:

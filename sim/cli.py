@@ -214,7 +214,7 @@ def demo(
 
 @app.command()
 def replay(
-    ruleset: Annotated[str, typer.Option(help="Ruleset id (erren, erren-classic, liangmen-xuezhan, sanren-liangfang) or a ruleset .toml file.")] = "erren",
+    ruleset: Annotated[str, typer.Option(help="Ruleset id (erren, erren-classic, erren-challenge, liangmen-xuezhan, sanren-liangfang) or a ruleset .toml file.")] = "erren",
     seed: Annotated[int, typer.Option(help="Seed of the run the deal belongs to.")] = 1,
     deal: Annotated[int, typer.Option(help="Index of the deal in the run.")] = 0,
     players: Annotated[str | None, typer.Option(help="One player per seat, e.g. 'greedy,random' or 'value:speed=6,defensive' (default greedy in every seat).")] = None,
@@ -237,7 +237,7 @@ def replay(
 
 @app.command()
 def run(
-    ruleset: Annotated[str, typer.Option(help="Ruleset id (erren, erren-classic, liangmen-xuezhan, sanren-liangfang) or a ruleset .toml file.")] = "erren",
+    ruleset: Annotated[str, typer.Option(help="Ruleset id (erren, erren-classic, erren-challenge, liangmen-xuezhan, sanren-liangfang) or a ruleset .toml file.")] = "erren",
     players: Annotated[str | None, typer.Option(help="One player per seat, e.g. 'greedy,greedy' or 'value:speed=6,defensive' (default greedy in every seat).")] = None,
     deals: Annotated[int, typer.Option(help="Number of deals.")] = 200_000,
     seed: Annotated[int, typer.Option(help="Seed; deal i is a pure function of (seed, i).")] = 1,
@@ -325,7 +325,7 @@ def economics(
         raise UserError("give either --rooms or a --stake/--fee grid")
     config, ruleset = runner.load_run(run_dir)
     family = family_of(ruleset)
-    room_list = grid_rooms(stake, fee) if stake is not None else load_rooms(rooms, family.rooms_file)
+    room_list = grid_rooms(stake, fee) if stake is not None else load_rooms(rooms, family.rooms_file_for(ruleset))
     records = runner.read_records(run_dir, config, ruleset)
     table = room_economics(records, room_list, horizon, players, block, seed, money=family.money)
     metadata = {**config.metadata(ruleset.source), "rooms": [asdict(room) for room in room_list], "horizon": horizon,
@@ -368,7 +368,7 @@ def _room(rooms: Path | None, name: str | None, ruleset):
     from analysis.rooms import load_rooms
     from sim.families import family_of
 
-    found = {room.name: room for room in load_rooms(rooms, family_of(ruleset).rooms_file)}
+    found = {room.name: room for room in load_rooms(rooms, family_of(ruleset).rooms_file_for(ruleset))}
     if name is None:
         return next(iter(found.values()))
     if name not in found:
@@ -381,7 +381,7 @@ def duel(
     first: Annotated[str, typer.Argument(help="A player, e.g. greedy or 'value:speed=6'.")],
     second: Annotated[str, typer.Argument(help="Its opponent.")],
     deals: Annotated[int, typer.Option(help="Walls; each is played twice, with the seats swapped.")] = 20_000,
-    ruleset: Annotated[str, typer.Option(help="Ruleset id (erren, erren-classic, liangmen-xuezhan, sanren-liangfang) or a ruleset .toml file.")] = "erren",
+    ruleset: Annotated[str, typer.Option(help="Ruleset id (erren, erren-classic, erren-challenge, liangmen-xuezhan, sanren-liangfang) or a ruleset .toml file.")] = "erren",
     seed: Annotated[int, typer.Option(help="Seed of the walls.")] = 1,
     room: Annotated[str | None, typer.Option(help="Room whose stake and fee price the results (default the first: 体验场, beans = fans; 血战 练习场, money = units).")] = None,
     rooms: Annotated[Path | None, typer.Option(help="A rooms file; default the family's (sim/erren/rooms.toml, sim/xuezhan/rooms.toml).")] = None,
@@ -400,7 +400,7 @@ def duel(
         runner.check_seats(rules, seats)
     chosen = _room(rooms, room, rules)
     result = duels.duel(rules, first, second, deals, seed, chosen, seats)
-    typer.echo(duels.format_duel(result, chosen, family_of(rules).currency), nl=False)
+    typer.echo(duels.format_duel(result, chosen, family_of(rules).currency_for(rules)), nl=False)
 
 
 
@@ -408,7 +408,7 @@ def duel(
 def league(
     players: Annotated[list[str], typer.Argument(help="Two or more players, e.g. random greedy value defensive.")],
     deals: Annotated[int, typer.Option(help="Walls per pair; each is played twice, with the seats swapped.")] = 20_000,
-    ruleset: Annotated[str, typer.Option(help="Ruleset id (erren, erren-classic, liangmen-xuezhan, sanren-liangfang) or a ruleset .toml file.")] = "erren",
+    ruleset: Annotated[str, typer.Option(help="Ruleset id (erren, erren-classic, erren-challenge, liangmen-xuezhan, sanren-liangfang) or a ruleset .toml file.")] = "erren",
     seed: Annotated[int, typer.Option(help="Seed of the walls.")] = 1,
     room: Annotated[str | None, typer.Option(help="Room whose stake and fee price the results (default the family's first room).")] = None,
     rooms: Annotated[Path | None, typer.Option(help="A rooms file; default the family's (sim/erren/rooms.toml, sim/xuezhan/rooms.toml).")] = None,
@@ -438,7 +438,7 @@ def league(
                   "room": chosen.name, "stake": chosen.stake, "fee": chosen.fee, "ruleset_source": rules.source}
         write_table(table, out, config)
     matrix = duels.league_matrix(table)
-    currency = family_of(rules).currency
+    currency = family_of(rules).currency_for(rules)
     two = (seats or rules.players[0]) == 2
     played, per = ("played twice", "per deal") if two else ("the seats rotated", "per seat and deal")
     typer.echo(f"the row player's mean {currency} {per} less the column player's ({deals:,} walls per pair, {played}; {chosen.name})")
@@ -450,7 +450,7 @@ def league(
 
 @app.command(name="rules")
 def rules_table(
-    ruleset: Annotated[str, typer.Argument(help="Ruleset id (erren, erren-classic, liangmen-xuezhan, sanren-liangfang) or a ruleset .toml file.")],
+    ruleset: Annotated[str, typer.Argument(help="Ruleset id (erren, erren-classic, erren-challenge, liangmen-xuezhan, sanren-liangfang) or a ruleset .toml file.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the ruleset as one JSON object.")] = False,
 ):
     """Print a ruleset's settings and its fan table: seed name, id, value and what each fan excludes (不计);

@@ -25,6 +25,7 @@ class Rules(NamedTuple):
     settings: np.ndarray  # int64: the family's switches, slots named in sim.<family>.table
     tile_set: np.ndarray  # copies of each of the 34 kinds in the wall
     complete_bits: np.ndarray  # one bit per suit vector: sets only, or sets and one pair
+    is_limit: np.ndarray  # bool per fan id: a 役满 (kernels/fans/challenge.py); all False elsewhere
 
 
 def deal_rules(ruleset, settings: np.ndarray) -> tuple[Rules, np.ndarray]:
@@ -35,5 +36,5 @@ def deal_rules(ruleset, settings: np.ndarray) -> tuple[Rules, np.ndarray]:
     template = np.repeat(np.flatnonzero(tile_set), tile_set[tile_set > 0]).astype(np.int8)
     values, priority, exclusion_start, exclusion_target = ruleset.kernel_arrays()
     rules = Rules(values, priority, exclusion_start, exclusion_target, tables.suit, tables.honors, settings,
-                  np.array(tile_set), load_complete_bits())
+                  np.array(tile_set), load_complete_bits(), ruleset.is_limit)
     return rules, template

@@ -12,7 +12,8 @@ A family is a package under ``sim/`` (``sim.erren``, ``sim.xuezhan``) holding th
   context, ruleset)`` and ``score_rows(rows, ruleset)``;
 - ``money``: the family's money from per-deal records: ``seat_changes``, ``seat_wins``, ``units_moved``,
   ``win_rows``, ``run_tables`` and ``outcome_summary``;
-- ``rooms.toml``: the default rooms (stake, fee, entry range) that price the money.
+- ``rooms.toml``: the default rooms (stake, fee, entry range) that price the money; a family whose
+  rulesets may price wins in points (erren-challenge) also has ``points_rooms.toml``, priced per point.
 
 The package's ``__init__`` builds one ``Family`` from those modules, and ``sim.families`` lists the
 packages. Adding a family is adding a package, one line to that list, and the schema of its ruleset
@@ -40,6 +41,16 @@ class Family:
     money: ModuleType
     rooms_file: Path
     currency: str  # what the rooms pay in
+    points_rooms_file: Path | None = None  # the rooms of a ruleset that prices wins in points ([points])
+
+    def rooms_file_for(self, ruleset) -> Path:
+        """The default rooms of `ruleset`: per point where it prices wins in points, else the family's."""
+        if ruleset.points is not None and self.points_rooms_file is not None:
+            return self.points_rooms_file
+        return self.rooms_file
+
+    def currency_for(self, ruleset) -> str:
+        return "points" if ruleset.points is not None else self.currency
 
     def parse_players(self, texts, seats: int):
         """One player per seat, from a list of texts or one string `A,B[,C...]`: built-in heuristics and

@@ -29,6 +29,8 @@ from kernels.shanten import _hand_shanten, _ukeire_one
 from kernels.tiles import PIN_START, SOU_START
 from kernels.win_check import is_complete
 from sim.actions import DECISION_NAMES
+from sim.erren.win_value import is_winning_shape as _erren_winning_shape
+from sim.erren.win_value import score_win as _erren_score_win
 from sim.player_text import PlayerError
 from sim.random_streams import random_below  # noqa: F401  (for players: rng, value = random_below(rng, n))
 from sim.user_players import PlayerFailure, where
@@ -111,7 +113,7 @@ def ukeire(hand, n_melds, live, rules, scratch, distances):
 
 @njit(cache=True, inline="always", _nrt=False)
 def win_fans(hand, melds, n_melds, tile, flags, rules, fan_work):
-    """The 二人 family's fan total (flowers aside, before doubling) of `hand` (its concealed tiles without
+    """The MCR fan total (erren, erren-classic: flowers aside, before doubling) of `hand` (its concealed tiles without
     `tile`) with `melds` winning on `tile` in the context `flags` (kernels.fan_ids: READY_FLAG,
     SELF_DRAWN_FLAG, ...); -1 if that is not a complete hand. `fan_work`: ``observation.work.fans``."""
     hand[tile] += 1
@@ -121,6 +123,21 @@ def win_fans(hand, melds, n_melds, tile, flags, rules, fan_work):
         return -1
     total = _score_hand(hand, melds, n_melds, tile, flags, 0, rules.fan_values, rules.fan_priority,
                         rules.exclusion_start, rules.exclusion_target, rules.suit_table, fan_work)
+    return -1 if total == NOT_A_WIN else total
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def win_value(hand, melds, n_melds, tile, flags, bonus, rules, work):
+    """The fan total of a 二人 win under the ruleset's own evaluator (MCR, or erren-challenge's with the
+    face-up `bonus` tiles, ``observation.bonus``), -1 if that is not a complete hand; its points, where the
+    ruleset scores points, are then in work.score[0]. As ``win_fans`` otherwise; `work`: ``observation.work``."""
+    hand[tile] += 1
+    complete = _erren_winning_shape(hand, n_melds, rules)
+    hand[tile] -= 1
+    if not complete:
+        work.score[0] = 0
+        return -1
+    total = _erren_score_win(hand, melds, n_melds, tile, flags, 0, bonus, rules, work)
     return -1 if total == NOT_A_WIN else total
 
 

@@ -72,6 +72,7 @@ SETTING_MEANINGS = {
     "tiles_in_play": "tiles each deal plays of the shuffled set; the rest are out of play, unseen",
     "bonus_tiles": "tiles turned face up after the deal (004's 花牌): 1 fan for each of the winner's tiles of that kind",
     "extra_draws": "after an exhausted wall, the declared-ready player draws up to this many out-of-play tiles",
+    "non_dealer_heavenly_ready": "when the non-dealer may declare 天听: `after_deal` (before its first draw) or `first_draw` (on its first draw, throwing the tile drawn)",
 }
 POINTS_ROWS = {
     "fan_cap": "the most fans a hand counts, 花牌 included",

@@ -39,8 +39,12 @@ OPTIONAL_SWITCHES = {
     "tiles_in_play": (int, 0),  # tiles of the shuffled set each deal plays (0: all of them)
     "bonus_tiles": (int, 0),  # tiles turned face up after the deal, worth 1 fan per matching tile (004's 花牌)
     "extra_draws": (int, 0),  # draws for a declared-ready hand from the out-of-play tiles after an exhausted wall
+    # when the non-dealer may declare 天听: "after_deal" (before its first draw, 000/001) or "first_draw"
+    # (on its first draw, throwing the tile drawn: 004)
+    "non_dealer_heavenly_ready": (str, "after_deal"),
 }
 SCORINGS = ("mcr", "challenge")
+HEAVENLY_READY_TIMES = ("after_deal", "first_draw")
 POINTS_KEYS = ("fan_cap", "per_fan_step", "per_limit")
 XUEZHAN_SWITCHES = {
     "id": str,
@@ -143,8 +147,9 @@ class Ruleset:
     tiles_in_play: int = 0  # tiles each deal plays of the shuffled set (0: all)
     bonus_tiles: int = 0  # tiles turned face up after the deal (004's 花牌)
     extra_draws: int = 0  # draws after an exhausted wall for a declared-ready hand (004)
+    non_dealer_heavenly_ready: str = "after_deal"  # when the non-dealer may declare 天听: "after_deal" or "first_draw" (004)
     points: Points | None = None  # scoring = "challenge": the price of a win
-    is_limit: np.ndarray | None = field(default=None, repr=False)  # bool (N_FANS,): the 役满 (scoring = "challenge")
+    is_limit: np.ndarray | None = field(default=None, repr=False)  # bool (N_FANS,): the 役满 (all False but in scoring = "challenge")
 
     @property
     def fans(self) -> list[Fan]:
@@ -349,6 +354,7 @@ def parse_ruleset(data: dict, source: str = "", where: str = "ruleset") -> Rules
         tiles_in_play=settings.get("tiles_in_play", 0),
         bonus_tiles=settings.get("bonus_tiles", 0),
         extra_draws=settings.get("extra_draws", 0),
+        non_dealer_heavenly_ready=settings.get("non_dealer_heavenly_ready", "after_deal"),
         points=settings.get("points"),
         is_limit=limits,
     )
@@ -385,6 +391,9 @@ def _erren_settings(switches: dict, data: dict, fail) -> dict:
     chosen = {key: switches.get(key, default) for key, (_, default) in OPTIONAL_SWITCHES.items()}
     if chosen["scoring"] not in SCORINGS:
         fail(f"[ruleset] scoring = {chosen['scoring']!r} is not one of {', '.join(SCORINGS)}")
+    if chosen["non_dealer_heavenly_ready"] not in HEAVENLY_READY_TIMES:
+        fail(f"[ruleset] non_dealer_heavenly_ready = {chosen['non_dealer_heavenly_ready']!r} is not one of "
+             f"{', '.join(HEAVENLY_READY_TIMES)}")
     in_set = int(TILE_SETS[switches["tile_set"]].sum()) if switches["tile_set"] in TILE_SETS else 0
     if not 0 <= chosen["tiles_in_play"] <= in_set or 0 < chosen["tiles_in_play"] < MIN_TILES_IN_PLAY:
         fail(f"[ruleset] tiles_in_play = {chosen['tiles_in_play']} must be 0 (all) or {MIN_TILES_IN_PLAY}-{in_set}, the tiles of the set")

@@ -106,15 +106,8 @@ def shard_path(directory: Path, index: int) -> Path:
     return directory / RECORDS / f"shard-{index:06d}.parquet"
 
 
-# The evaluators whose games the engines play; 004's 闯关 game ("challenge") is scored but not played yet.
-PLAYED_SCORINGS = ("mcr",)
-
-
 def check_seats(ruleset, seats: int) -> None:
-    """A RunError unless the ruleset's deals are played, at `seats` seats."""
-    if ruleset.scoring not in PLAYED_SCORINGS:
-        raise RunError(f"{ruleset.id}: deals of scoring = {ruleset.scoring!r} are not simulated yet; "
-                       "mjsim score scores its hands")
+    """A RunError unless the ruleset is played at `seats` seats."""
     if seats not in ruleset.players:
         allowed = " or ".join(str(count) for count in ruleset.players)
         raise RunError(f"{ruleset.id} is played by {allowed} players, not {seats}")
@@ -405,7 +398,7 @@ def summarise(directory: Path, config: RunConfig, ruleset, played: int = 0, seco
     """Read every shard of a finished run and write its summary tables (`rooms`: a rooms file, default the
     family's own)."""
     family = family_of(ruleset)
-    room_list = load_rooms(rooms, family.rooms_file)
+    room_list = load_rooms(rooms, family.rooms_file_for(ruleset))
     records = read_records(directory, config, ruleset)
     metadata = config.metadata(ruleset.source)
     fan_table = fan_frequency(family.win_rows(records, ruleset), len(records), ruleset)
@@ -426,6 +419,9 @@ def format_summary(result: RunResult, top: int = 10) -> str:
     if "mean_fan_total" in outcomes:  # one winner at most per deal
         line = (f"wins {outcomes['win_share']:.2%}, draws {outcomes['draw_share']:.2%}, self-drawn "
                 f"{outcomes['self_drawn_share_of_wins']:.2%} of wins, mean fan total {outcomes['mean_fan_total']:.2f}")
+        if "mean_points" in outcomes:  # wins priced in points (erren-challenge)
+            line += (f", mean points {outcomes['mean_points']:,.0f} (median {outcomes['points_q50']:,.0f}, "
+                     f"役满 in {outcomes['limit_share_of_wins']:.2%} of wins)")
     else:  # 血战: several winners a deal
         line = (f"wins {outcomes['wins_per_deal']:.2f} a deal, wall run out with two or more players in (查叫) "
                 f"{outcomes['draw_share']:.2%}, self-drawn {outcomes['self_drawn_share_of_wins']:.2%} of wins, "

@@ -1,5 +1,12 @@
 """A slow, obviously correct twin of the 二人麻将 table procedure (docs/rules/erren-table.md) that replays a deal.
 
+It plays the three 二人 rulesets: `erren` and `erren-classic` (RULES.md §3) and `erren-challenge`, seed 004's
+闯关 game (RULES.md §7), whose differences the twin takes from the rules text alone: all 136 tiles of which the
+first `tiles_in_play` are in play (kong replacements from the back of those), face-up bonus tiles (花牌) turned
+from the back after the deal, chows in every suit, thirteen orphans as a complete hand, no minimum fan and no
+加倍, 天听 of the non-dealer on its first draw, and the extra draws of a declared-ready hand from the
+out-of-play tiles after an exhausted wall.
+
 ``check_deal(ruleset, log)`` walks the engine's event log of one deal (``sim.erren.engine.replay``) against the
 shuffled wall and re-derives everything from the rules book alone: where every tile comes from (front or back of
 the wall), whether every action was legal when it was taken, that no tile is created or lost, every win's
@@ -26,11 +33,12 @@ from sim.scoring import ScoringError, WinContext, score
 # Event codes of the log, as documented by the engine (sim.erren.engine.EV_*): the log's vocabulary, not its logic.
 (
     DEAL, DRAW, REPLACEMENT, DISCARD, READY, HEAVENLY_READY, CHOW, PONG, KONG, CONCEALED_KONG, ADDED_KONG,
-    DOUBLE, WIN_SELF_DRAWN, WIN_DISCARD, WIN_ROBBED_KONG, EXHAUSTED,
-) = range(16)
+    DOUBLE, WIN_SELF_DRAWN, WIN_DISCARD, WIN_ROBBED_KONG, EXHAUSTED, BONUS, EXTRA_DRAW,
+) = range(18)
 CODE_NAMES = (
     "DEAL", "DRAW", "REPLACEMENT", "DISCARD", "READY", "HEAVENLY_READY", "CHOW", "PONG", "KONG",
     "CONCEALED_KONG", "ADDED_KONG", "DOUBLE", "WIN_SELF_DRAWN", "WIN_DISCARD", "WIN_ROBBED_KONG", "EXHAUSTED",
+    "BONUS", "EXTRA_DRAW",
 )
 # How a deal ended (the record's win_type).
 WIN_TYPE_DRAW, WIN_TYPE_SELF_DRAWN, WIN_TYPE_DISCARD, WIN_TYPE_ROBBED_KONG = 0, 1, 2, 3
@@ -39,9 +47,32 @@ N_KINDS = 34
 FIRST_FLOWER = 34
 N_FLOWERS = 8
 WAN = range(9)
+SUITED = range(27)  # 万, 筒 and 条
 HONOURS = range(27, 34)
+TERMINALS_AND_HONOURS = (0, 8, 9, 17, 18, 26, *HONOURS)  # the thirteen kinds of 十三幺
 DEALT_TO_DEALER, DEALT_TO_OTHER = 14, 13
-TILE_SET = [4 if (kind in WAN or kind in HONOURS) else 0 for kind in range(N_KINDS)]  # copies of each kind
+TILE_SET = [4 if (kind in WAN or kind in HONOURS) else 0 for kind in range(N_KINDS)]  # copies of each kind, 二人 (§1)
+FULL_TILE_SET = [4] * N_KINDS  # erren-challenge: all 136 suit and honour tiles (§7)
+
+
+def tile_set_of(ruleset) -> list[int]:
+    """Copies of each kind in the ruleset's wall: §1's table (all 136 for `erren-challenge`, 万 and honours else)."""
+    return FULL_TILE_SET if ruleset.tile_set == "all" else TILE_SET
+
+
+def is_challenge(ruleset) -> bool:
+    """Seed 004's 闯关 game (§7): scored in points, with 役满, thirteen orphans and a 13-fan cap."""
+    return ruleset.scoring == "challenge"
+
+
+def is_thirteen_orphans(counts, n_melds) -> bool:
+    """十三幺: no melds, one of each terminal and honour and a second copy of one of them (a 役满 of §7)."""
+    return (
+        n_melds == 0
+        and sum(int(count) for count in counts) == 14
+        and all(counts[kind] >= 1 for kind in TERMINALS_AND_HONOURS)
+        and sum(int(counts[kind]) for kind in TERMINALS_AND_HONOURS) == 14
+    )
 
 # Where the tile a player holds as its 14th came from.
 FROM_DEAL = "deal"  # the dealer's opening hand
@@ -51,6 +82,10 @@ FROM_KONG = "kong"  # a kong's replacement, itself not a flower
 FROM_CLAIM = "claim"  # no draw: the turn began with a chow or pong
 
 
+def code_name(code) -> str:
+    return CODE_NAMES[code] if code is not None and 0 <= code < len(CODE_NAMES) else f"code {code}"
+
+
 def tile_text(tile: int) -> str:
     try:
         return tile_name(int(tile))
@@ -58,9 +93,9 @@ def tile_text(tile: int) -> str:
         return f"#{int(tile)}"
 
 
-def full_tile_set(flowers: bool) -> list[int]:
-    """The 二人 wall before shuffling: four of each 万 and honour kind, plus the eight flowers in `erren`."""
-    tiles = [kind for kind in (*WAN, *HONOURS) for _ in range(4)]
+def full_tile_set(flowers: bool, copies=TILE_SET) -> list[int]:
+    """The wall before shuffling: `copies` of each kind, plus the eight flowers in `erren`."""
+    tiles = [kind for kind in range(N_KINDS) for _ in range(copies[kind])]
     if flowers:
         tiles += list(range(FIRST_FLOWER, FIRST_FLOWER + N_FLOWERS))
     return tiles
@@ -98,9 +133,15 @@ class NaiveTable:
         self.deal = int(log.record.get("deal", -1))
         self.events = [tuple(int(value) for value in row) for row in np.asarray(log.events)]
         self.wall = [int(tile) for tile in np.asarray(log.wall)]
+        self.copies = tile_set_of(ruleset)  # copies of each kind in this ruleset's set of tiles
+        # §7: only the first tiles_in_play tiles of the shuffled set are in play; the rest wait, in order, for
+        # the extra draws. `tiles_in_play` 0 means the whole wall (erren, erren-classic).
+        self.in_play = ruleset.tiles_in_play or len(self.wall)
         self.position = 0  # next event row to read
         self.front = 0  # next ordinary draw
-        self.back = len(self.wall) - 1  # next replacement draw
+        self.back = self.in_play - 1  # next replacement draw: the back of the tiles in play
+        self.next_out_of_play = self.in_play  # next extra draw (§7), from the out-of-play tiles in order
+        self.bonus = []  # kinds of the face-up bonus tiles (§7's 花牌)
         self.seats = [Seat(), Seat()]
         self.pool = [0] * N_KINDS  # discards lying on the table (claimed discards leave it)
         self.dealer = -1
@@ -123,8 +164,7 @@ class NaiveTable:
         where = "at the start"
         if 0 <= row < len(self.events):
             code, seat, tile = self.events[row]
-            name = CODE_NAMES[code] if 0 <= code < len(CODE_NAMES) else f"code {code}"
-            where = f"event {row} ({name} seat {seat} tile {tile_text(tile) if 0 <= tile < 42 else tile})"
+            where = f"event {row} ({code_name(code)} seat {seat} tile {tile_text(tile) if 0 <= tile < 42 else tile})"
         elif row >= len(self.events):
             where = f"after the last event ({len(self.events)} rows)"
         raise AssertionError(f"deal {self.deal}, {where}: {message}")
@@ -149,7 +189,7 @@ class NaiveTable:
     def take_expected(self, codes, seat=None, what=""):
         code, row_seat, tile = self.take()
         if code not in codes:
-            self.fail(f"expected {' or '.join(CODE_NAMES[c] for c in codes)}{what}, found {CODE_NAMES[code] if 0 <= code < 16 else code}")
+            self.fail(f"expected {' or '.join(CODE_NAMES[c] for c in codes)}{what}, found {code_name(code)}")
         if seat is not None and row_seat != seat:
             self.fail(f"expected seat {seat}, found seat {row_seat}")
         return code, row_seat, tile
@@ -187,8 +227,9 @@ class NaiveTable:
     # ------------------------------------------------------------------------------ invariants
 
     def check_wall(self):
-        expected = sorted(full_tile_set(self.ruleset.flowers))
+        expected = sorted(full_tile_set(self.ruleset.flowers, self.copies))
         self.require(sorted(self.wall) == expected, f"the wall is not the {self.ruleset.id} tile set", -1)
+        self.require(0 < self.in_play <= len(self.wall), f"{self.in_play} tiles in play of {len(self.wall)}", -1)
 
     def exposed(self) -> list[int]:
         """Copies of each kind in exposed melds of either player (concealed kongs are not visible)."""
@@ -219,17 +260,20 @@ class NaiveTable:
             if seat.size() != sizes[number]:
                 self.fail(f"seat {number} holds {seat.size()} tiles (concealed + 3 per meld), expected {sizes[number]}")
         flowers_left = 0
-        for position in range(self.front, self.back + 1):
+        # The wall still in play, then the out-of-play tiles not yet taken by an extra draw (§7).
+        for position in [*range(self.front, self.back + 1), *range(self.next_out_of_play, len(self.wall))]:
             if self.wall[position] >= FIRST_FLOWER:
                 flowers_left += 1
             else:
                 accounted[self.wall[position]] += 1
+        for kind in self.bonus:  # face up beside the wall
+            accounted[kind] += 1
         for kind in range(N_KINDS):
             if not 0 <= self.pool[kind] <= 4:
                 self.fail(f"{self.pool[kind]} copies of {tile_text(kind)} in the discards")
             accounted[kind] += self.pool[kind]
-            if accounted[kind] != TILE_SET[kind]:
-                self.fail(f"{accounted[kind]} copies of {tile_text(kind)} on the table, expected {TILE_SET[kind]}")
+            if accounted[kind] != self.copies[kind]:
+                self.fail(f"{accounted[kind]} copies of {tile_text(kind)} on the table, expected {self.copies[kind]}")
         if self.ruleset.flowers:
             total = flowers_left + self.seats[0].flowers + self.seats[1].flowers
             self.require(total == N_FLOWERS, f"{total} flowers accounted for, expected {N_FLOWERS}")
@@ -244,9 +288,23 @@ class NaiveTable:
             counts[plus] += 1
         return counts
 
+    def is_complete(self, counts, n_melds: int) -> bool:
+        """Four sets and a pair or seven pairs (tests/naive.py); in `erren-challenge` also 十三幺 (§7's 役满)."""
+        if naive.is_complete(counts, n_melds):
+            return True
+        return is_challenge(self.ruleset) and is_thirteen_orphans(counts, n_melds)
+
     def is_ready(self, seat: int) -> bool:
-        """13 tiles (less 3 per meld) that one more tile completes: shanten 0 (tests/naive.py waits)."""
-        return bool(naive.waits(self.counts(seat), len(self.seats[seat].melds)).any())
+        """13 tiles (less 3 per meld) that one more tile completes (never a fifth copy)."""
+        counts, n_melds = self.counts(seat), len(self.seats[seat].melds)
+        for kind in range(N_KINDS):
+            if self.copies[kind] and counts[kind] < 4:
+                counts[kind] += 1
+                complete = self.is_complete(counts, n_melds)
+                counts[kind] -= 1
+                if complete:
+                    return True
+        return False
 
     def hand_for_scoring(self, seat: int, win: int, in_hand: bool) -> Hand:
         concealed = list(self.seats[seat].hand)
@@ -258,7 +316,7 @@ class NaiveTable:
     def evaluate_win(self, seat: int, win: int, in_hand: bool, context: WinContext):
         """(legal, score): is the hand with `win` complete (tests/naive.py) and worth the minimum fan?"""
         counts = self.counts(seat, None if in_hand else win)
-        if not naive.is_complete(counts, len(self.seats[seat].melds)):
+        if not self.is_complete(counts, len(self.seats[seat].melds)):
             return False, None
         hand = self.hand_for_scoring(seat, win, in_hand)
         try:
@@ -266,18 +324,54 @@ class NaiveTable:
         except ScoringError as error:
             self.fail(f"the scorer rejects the context the table gives seat {seat}'s win on {tile_text(win)} "
                       f"({format_hand(hand)}, {context}): {error}")
-        return result.total_without_flowers >= self.ruleset.min_fan, result
+        if is_challenge(self.ruleset):
+            self.check_points(result)
+        return self.fans_for_minimum(result) >= self.ruleset.min_fan, result
+
+    def fans_for_minimum(self, result) -> int:
+        """What the minimum fan (起和) counts: the fans without flowers (§3.10); §7 has no minimum (min_fan 0)."""
+        return result.total if is_challenge(self.ruleset) else result.total_without_flowers
+
+    def check_points(self, result):
+        """§7's price of a win, from the fans the scorer reports: any 役满 replace every other fan and count N
+        役满 (N·per_limit points); otherwise the fans, 花牌 included, add up to at most fan_cap, f·(f+1)·per_fan_step."""
+        values, is_limit, points = self.ruleset.values, self.ruleset.is_limit, self.ruleset.points
+        limits = sum(int(values[fan]) * count for fan, count in result.counts.items() if is_limit[fan])
+        if limits:
+            self.require(all(is_limit[fan] for fan in result.counts), f"a 役满 hand also scores regular fans: {result.counts}")
+            expected_total, expected_points = 0, limits * points.per_limit
+        else:
+            expected_total = min(points.fan_cap, sum(int(values[fan]) * count for fan, count in result.counts.items()))
+            expected_points = expected_total * (expected_total + 1) * points.per_fan_step
+        self.require(
+            (result.total, result.limits, result.points) == (expected_total, limits, expected_points),
+            f"the scorer prices {result.counts} at {result.total} fans, {result.limits} 役满, {result.points} points; "
+            f"§7 says {expected_total} fans, {limits} 役满, {expected_points} points",
+        )
 
     def ready_flags(self, seat: int) -> dict:
         return {"ready": self.seats[seat].ready, "tianting": self.seats[seat].heavenly_ready}
 
+    def fourth_tile(self, visible: int) -> bool:
+        """和绝张: the other three copies are visible. `erren-challenge` has no such fan (§7)."""
+        return visible == 3 and not is_challenge(self.ruleset)
+
+    def bonus_context(self) -> dict:
+        """The face-up bonus tiles (§7's 花牌), one kind per tile; none outside `erren-challenge`."""
+        return {"bonus": tuple(self.bonus)} if self.bonus else {}
+
     def self_draw_context(self, seat: int, tile: int, source: str) -> WinContext:
         visible = self.pool[tile] + self.exposed()[tile]  # the winning tile is in the hand, not visible
+        if is_challenge(self.ruleset):
+            # 海底摸月: self-drawn on the last of the tiles in play; a kong replacement is never also 海底摸月 (§7).
+            last_tile = source == FROM_WALL and self.wall_left() == 0
+        else:
+            last_tile = source != FROM_DEAL and self.wall_left() == 0  # 妙手回春
         return WinContext(
             self_drawn=True,
-            last_tile=source != FROM_DEAL and self.wall_left() == 0,  # 妙手回春
+            last_tile=last_tile,
             kong_replacement=source == FROM_KONG,  # 杠上开花 (a flower's replacement is not)
-            fourth_tile=visible == 3,  # 和绝张
+            fourth_tile=self.fourth_tile(visible),  # 和绝张
             flowers=self.seats[seat].flowers,
             tianhu=seat == self.dealer and source == FROM_DEAL,  # the dealer's opening hand, no concealed kong yet
             dihu=(
@@ -287,20 +381,29 @@ class NaiveTable:
                 and not self.any_meld
             ),
             **self.ready_flags(seat),
+            **self.bonus_context(),
         )
+
+    def extra_draw_context(self, seat: int) -> WinContext:
+        """§7: a win in the extra draws after the exhausted wall is self-drawn and scores 海底捞月."""
+        return WinContext(self_drawn=True, extra_draw=True, **self.ready_flags(seat), **self.bonus_context())
 
     def discard_context(self, winner: int, tile: int, discarder: int, first_dealer_discard: bool) -> WinContext:
         visible = self.pool[tile] - 1 + self.exposed()[tile]  # the other copies: not the discard itself
         return WinContext(
-            last_tile=self.wall_left() == 0,  # 海底捞月: the discard after the last wall tile was drawn
-            fourth_tile=visible == 3,
+            last_tile=self.wall_left() == 0,  # 海底捞月 (河底捞鱼 in §7): the discard after the last wall tile was drawn
+            fourth_tile=self.fourth_tile(visible),
             flowers=self.seats[winner].flowers,
             renhu=discarder == self.dealer and first_dealer_discard and not self.dealer_kong_first,
             **self.ready_flags(winner),
+            **self.bonus_context(),
         )
 
     def robbing_context(self, winner: int) -> WinContext:
-        return WinContext(robbing_kong=True, flowers=self.seats[winner].flowers, **self.ready_flags(winner))
+        # §7 scores a robbed kong as self-drawn: the scorer does that from robbing_kong, the table only says how it won.
+        return WinContext(
+            robbing_kong=True, flowers=self.seats[winner].flowers, **self.ready_flags(winner), **self.bonus_context(),
+        )
 
     def may_double(self, seat: int) -> bool:
         limit = self.ruleset.max_doubles
@@ -317,6 +420,7 @@ class NaiveTable:
         if not self.replace_opening_flowers():
             self.exhausted()
             return
+        self.turn_bonus_tiles()
         for seat in range(2):
             size = DEALT_TO_DEALER if seat == self.dealer else DEALT_TO_OTHER
             self.initial_hands[seat] = list(self.seats[seat].hand)
@@ -367,7 +471,20 @@ class NaiveTable:
                     self.last_received = tile
         return True
 
+    def turn_bonus_tiles(self):
+        """§7: after the deal `bonus_tiles` tiles of those in play are turned face up from the back of the wall and
+        leave it, seen by both players."""
+        for _ in range(self.ruleset.bonus_tiles):
+            _, _, tile = self.take_expected((BONUS,), -1, " (a face-up bonus tile after the deal)")
+            self.require(self.wall_left() > 0, "a bonus tile turned from an empty wall")
+            self.require(tile == self.wall[self.back], f"the bonus tile is {tile_text(tile)}, the back of the wall holds {tile_text(self.wall[self.back])}")
+            self.bonus.append(tile)
+            self.back -= 1
+        self.require(self.peek() is None or self.peek()[0] != BONUS, f"more than the {self.ruleset.bonus_tiles} bonus tiles of {self.ruleset.id}", self.position)
+
     def non_dealer_heavenly_ready(self):
+        if self.ruleset.non_dealer_heavenly_ready == "first_draw":
+            return  # §7: the non-dealer's 天听 comes with its first draw, not right after the deal
         other = 1 - self.dealer
         row = self.peek()
         if row is not None and row[0] == HEAVENLY_READY:
@@ -405,7 +522,7 @@ class NaiveTable:
                 self.require(tile == drawn, f"the win is on {tile_text(tile)} but the tile just received is {tile_text(drawn)}")
                 legal, result = self.evaluate_win(seat, tile, True, self.self_draw_context(seat, tile, source))
                 self.require(result is not None, f"seat {seat} claims a win on an incomplete hand: {self.hand_text(seat)}")
-                self.require(legal, f"seat {seat}'s win is worth {result.total_without_flowers} fans, below the minimum {self.ruleset.min_fan}")
+                self.require(legal, f"seat {seat}'s win is worth {self.fans_for_minimum(result)} fans, below the minimum {self.ruleset.min_fan}")
                 if code == WIN_SELF_DRAWN:
                     self.win(seat, WIN_TYPE_SELF_DRAWN, result)
                     self.finish()
@@ -451,20 +568,23 @@ class NaiveTable:
                     self.require(tile == drawn, f"a ready (locked) hand must discard the tile it drew ({tile_text(drawn)}), not {tile_text(tile)}")
                     if not declined:
                         legal, result = self.evaluate_win(seat, drawn, True, self.self_draw_context(seat, drawn, source))
-                        self.require(not legal, f"a ready (locked) hand discards {tile_text(drawn)} instead of winning or doubling ({result and result.total_without_flowers} fans)")
+                        self.require(not legal, f"a ready (locked) hand discards {tile_text(drawn)} instead of winning or doubling ({result and self.fans_for_minimum(result)} fans)")
                 player.hand[tile] -= 1
                 self.pool[tile] += 1
                 if seat == self.dealer:
                     self.dealer_discards += 1
-                self.declaration_after_discard(seat)
+                # §7's 天听 of the non-dealer: on its first own turn, begun with an ordinary draw and no claim
+                # before (turn 2), it throws the very tile it drew (a kong in between makes the tile a replacement).
+                first_draw_thrown = seat != self.dealer and self.turn == 2 and source == FROM_WALL and tile == drawn
+                self.declaration_after_discard(seat, first_draw_thrown)
                 self.check_table([13, 13])
                 return tile
-            self.fail(f"{CODE_NAMES[code] if 0 <= code < 16 else code} is not an action of seat {seat}'s turn", self.position)
+            self.fail(f"{code_name(code)} is not an action of seat {seat}'s turn", self.position)
 
     def hand_text(self, seat: int) -> str:
         return format_hand(self.hand_for_scoring(seat, 0, False))
 
-    def declaration_after_discard(self, seat: int):
+    def declaration_after_discard(self, seat: int, first_draw_thrown: bool):
         row = self.peek()
         if row is None or row[0] not in (READY, HEAVENLY_READY):
             return
@@ -472,9 +592,15 @@ class NaiveTable:
         self.require(row_seat == seat, f"seat {row_seat} declares ready on seat {seat}'s discard")
         self.require(self.may_declare_ready(seat), "ready declared twice, or with claimed melds where the ruleset requires a concealed hand")
         self.require(self.is_ready(seat), f"ready declared on a hand that is not ready: {self.hand_text(seat)}")
-        heavenly = seat == self.dealer and self.dealer_discards == 1 and not self.dealer_kong_first
-        if heavenly:
+        dealer_heavenly = seat == self.dealer and self.dealer_discards == 1 and not self.dealer_kong_first
+        non_dealer_heavenly = self.ruleset.non_dealer_heavenly_ready == "first_draw" and first_draw_thrown
+        heavenly = dealer_heavenly or non_dealer_heavenly
+        if dealer_heavenly:
             self.require(code == HEAVENLY_READY, "the dealer's declaration with its first discard (no concealed kong before) is 天听")
+        elif non_dealer_heavenly:
+            self.require(code == HEAVENLY_READY, "the non-dealer's declaration on its first draw, throwing the tile drawn, is 天听 (§7)")
+        elif self.ruleset.non_dealer_heavenly_ready == "first_draw":
+            self.require(code == READY, "天听 is only the dealer's first discard or the non-dealer's first draw thrown at once (§7)")
         else:
             self.require(code == READY, "天听 is only the dealer's first discard or the non-dealer right after the deal")
         self.declare_ready(seat, heavenly, self.turn)
@@ -489,7 +615,7 @@ class NaiveTable:
             self.require(row_tile == tile, f"robbing on {tile_text(row_tile)}, the kong added {tile_text(tile)}")
             legal, result = self.evaluate_win(opponent, tile, False, context)
             self.require(result is not None, f"robbing the kong with an incomplete hand: {self.hand_text(opponent)}")
-            self.require(legal, f"robbing the kong worth {result.total_without_flowers} fans, below the minimum")
+            self.require(legal, f"robbing the kong worth {self.fans_for_minimum(result)} fans, below the minimum")
             if code == WIN_ROBBED_KONG:
                 self.win(opponent, WIN_TYPE_ROBBED_KONG, result)
                 self.finish()
@@ -521,7 +647,7 @@ class NaiveTable:
             self.require(tile == discard, f"the win is on {tile_text(tile)}, the discard was {tile_text(discard)}")
             legal, result = self.evaluate_win(seat, discard, False, context)
             self.require(result is not None, f"a win on {tile_text(discard)} with an incomplete hand: {self.hand_text(seat)}")
-            self.require(legal, f"a win worth {result.total_without_flowers} fans, below the minimum {self.ruleset.min_fan}")
+            self.require(legal, f"a win worth {self.fans_for_minimum(result)} fans, below the minimum {self.ruleset.min_fan}")
             if code == WIN_DISCARD:
                 self.win(seat, WIN_TYPE_DISCARD, result)
                 self.finish()
@@ -542,7 +668,9 @@ class NaiveTable:
             self.require(not player.ready, "a claim from a locked (ready) hand")
             self.require(not last_discard, "a claim other than a win on the last discard")
             if code == CHOW:
-                self.require(discard in WAN and tile in WAN and tile + 2 in WAN, f"a chow from {tile_text(tile)} is not a 万 run")
+                # A run of three consecutive ranks in one suit: only 万 in erren and erren-classic (their tile set),
+                # any of 万, 筒 and 条 in erren-challenge (§7).
+                self.require(tile in SUITED and tile % 9 <= 6 and self.copies[tile] and self.copies[tile + 2], f"a chow from {tile_text(tile)} is not a run of one suit")
                 self.require(tile <= discard <= tile + 2, f"the chow from {tile_text(tile)} does not hold the discard {tile_text(discard)}")
                 for kind in (tile, tile + 1, tile + 2):
                     if kind != discard:
@@ -571,7 +699,7 @@ class NaiveTable:
         if last_discard:
             self.exhausted()
             return None
-        self.require(code == DRAW, f"expected seat {seat} to draw after the discard, found {CODE_NAMES[code] if code is not None and 0 <= code < 16 else code}", self.position)
+        self.require(code == DRAW, f"expected seat {seat} to draw after the discard, found {code_name(code)}", self.position)
         self.turn += 1
         if seat != self.dealer:
             self.non_dealer_draws += 1
@@ -585,8 +713,48 @@ class NaiveTable:
 
     def exhausted(self):
         self.require(self.wall_left() == 0, f"the deal ends drawn with {self.wall_left()} tiles in the wall", self.position)
+        if self.extra_draws():
+            return
         self.take_expected((EXHAUSTED,))
         self.finish()
+
+    def extra_draws(self) -> bool:
+        """§7, the wall is empty and nobody won: a declared-ready player (of two, the one who declared first) draws
+        up to `extra_draws` tiles from the out-of-play tiles in their shuffled order, winning by self-draw (海底捞月)
+        or throwing the tile, which nobody may claim or win on. True if the deal was won there."""
+        declared = [seat for seat in range(2) if self.seats[seat].ready]
+        row = self.peek()
+        if not self.ruleset.extra_draws or not declared:
+            self.require(row is None or row[0] != EXTRA_DRAW, "an extra draw, but "
+                         + ("nobody declared ready" if not declared else f"{self.ruleset.id} has none"), self.position)
+            return False
+        seat = min(declared, key=lambda number: self.seats[number].ready_turn)
+        for draw_number in range(self.ruleset.extra_draws):
+            self.require(self.next_out_of_play < len(self.wall), "no out-of-play tile left for an extra draw", self.position)
+            self.turn += 1  # a draw begins a turn (the record's turns: the dealer's opening, then one per draw or claim)
+            _, _, tile = self.take_expected((EXTRA_DRAW,), seat, f" (extra draw {draw_number + 1} of {self.ruleset.extra_draws} for the first declared-ready seat)")
+            expected = self.wall[self.next_out_of_play]
+            self.require(tile == expected, f"the extra draw is {tile_text(tile)}, the next out-of-play tile (wall[{self.next_out_of_play}]) is {tile_text(expected)}")
+            self.next_out_of_play += 1
+            self.seats[seat].hand[tile] += 1
+            self.check_table([14 if number == seat else 13 for number in range(2)])
+            legal, result = self.evaluate_win(seat, tile, True, self.extra_draw_context(seat))
+            row = self.peek()
+            self.require(row is not None, "the log ends during the extra draws", len(self.events))
+            if legal:  # the hand is locked: a tile that wins must be won on (no 加倍 in this game)
+                _, _, won = self.take_expected((WIN_SELF_DRAWN,), seat, " (the locked hand's extra draw wins)")
+                self.require(won == tile, f"the win is on {tile_text(won)}, the extra draw was {tile_text(tile)}")
+                self.win(seat, WIN_TYPE_SELF_DRAWN, result)
+                self.finish()
+                return True
+            _, _, thrown = self.take_expected((DISCARD,), seat, " (the locked hand throws an extra draw that does not win)")
+            self.require(thrown == tile, f"a locked hand must throw the extra draw {tile_text(tile)}, not {tile_text(thrown)}")
+            self.seats[seat].hand[tile] -= 1
+            self.pool[tile] += 1
+            self.check_table([13, 13])
+        self.take_expected((EXHAUSTED,), None, f" after {self.ruleset.extra_draws} extra draws that did not win")
+        self.finish()
+        return True
 
     def finish(self):
         self.require(self.position == len(self.events), f"{len(self.events) - self.position} rows after the end of the deal", self.position)
@@ -595,7 +763,7 @@ class NaiveTable:
         self.check_record()
 
     def check_win_event(self):
-        self.require(naive.is_complete(self.winning_counts(), len(self.seats[self.winner].melds)), "the winning hand is not complete")
+        self.require(self.is_complete(self.winning_counts(), len(self.seats[self.winner].melds)), "the winning hand is not complete")
         if self.win_type == WIN_TYPE_SELF_DRAWN:
             self.require(self.seats[self.winner].size() == 14, "a self-drawn winner without 14 tiles")
 
@@ -625,9 +793,20 @@ class NaiveTable:
         if self.score is not None:
             for fan, count in self.score.counts.items():
                 fans[fan] = count
-            same("fan_total", self.score.total_without_flowers)
-        else:
+        if self.score is None:
             same("fan_total", 0)
+            same("limits", 0)
+            same("points", 0)
+        elif is_challenge(self.ruleset):
+            # §7: the capped total (花牌 included; 0 for a 役满 hand), the 役满 and the points of the win.
+            same("fan_total", self.score.total)
+            same("limits", self.score.limits)
+            same("points", self.score.points)
+        else:
+            # The fans are the money in erren and erren-classic: no 役满 and no points.
+            same("fan_total", self.score.total_without_flowers)
+            same("limits", 0)
+            same("points", 0)
         logged = np.asarray(self.log.fans, np.int64)
         if not np.array_equal(fans, logged):
             differ = [f"{Fan(fan).name.lower()}: log {logged[fan]}, twin {fans[fan]}" for fan in np.flatnonzero(fans != logged)]

@@ -187,7 +187,3 @@ def test_bonus_tiles_and_extra_draws_are_refused_by_the_other_rulesets(mjsim):
     assert code == 2 and "part of erren-challenge, not of erren" in err
 
 
-def test_commands_that_play_deals_say_the_challenge_game_is_not_simulated_yet(mjsim, tmp_path):
-    code, _, err = mjsim("run", "--ruleset", CHALLENGE, "--deals", "10", "--out", str(tmp_path / "run"))
-    assert code == 2 and "are not simulated yet" in err and "Traceback" not in err
-    assert not (tmp_path / "run").exists()

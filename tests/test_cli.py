@@ -107,7 +107,8 @@ def test_bench_json_reports_rates_and_ratios(mjsim):
     results = json.loads(out)
     assert code == 0
     deals = results["deals"]["rulesets"]
-    assert set(deals) == {"erren", "erren-classic", "liangmen-xuezhan", "sanren-liangfang (3 seats)", "sanren-liangfang (2 seats)"}
+    assert set(deals) == {"erren", "erren-classic", "erren-challenge", "liangmen-xuezhan", "sanren-liangfang (3 seats)",
+                          "sanren-liangfang (2 seats)"}
     assert all(rate > 0 for rates in deals.values() for rate in rates.values())
     assert set(deals["erren"]) == {"random,random", "greedy,greedy", "value,value", "defensive,defensive"}
     assert "greedy,greedy,greedy,greedy" in deals["liangmen-xuezhan"]

@@ -50,6 +50,7 @@ def test_validating_mode_sees_a_broken_table(ruleset):
     sizes = np.array([13, 13])
     counts = np.zeros((2, N_KINDS), np.int64)
     state.table[engine.WALL_BACK] = len(wall) - 1
+    state.table[engine.OUT_OF_PLAY] = len(wall)  # every tile in play
     assert engine._check_table(state, wall, rules, sizes, counts) != engine.NO_VIOLATION
     hands[0, :9] = 0
     assert engine._check_table(state, wall, rules, np.array([0, 0]), counts) == engine.NO_VIOLATION

@@ -15,7 +15,7 @@ from sim.user_players import PlayerFailure
 DEALS = 150
 
 
-@pytest.mark.parametrize("ruleset", ["erren", "erren-classic"])
+@pytest.mark.parametrize("ruleset", ["erren", "erren-classic", "erren-challenge"])
 @pytest.mark.parametrize("opponents", [None, {1: "greedy"}])
 def test_the_environment_driven_by_greedy_reproduces_the_records_of_a_run(ruleset, opponents):
     rules = load_ruleset(ruleset)
@@ -61,10 +61,10 @@ def test_an_illegal_step_is_refused_and_changes_nothing():
 
 
 
-@pytest.mark.parametrize("threads", [1, 2])
-def test_the_batched_environment_steps_each_table_as_a_single_table_would(threads):
+@pytest.mark.parametrize(("threads", "ruleset"), [(1, "erren"), (2, "erren"), (2, "erren-challenge")])
+def test_the_batched_environment_steps_each_table_as_a_single_table_would(threads, ruleset):
     n_tables, seed = 8, 4
-    batch = BatchEnvironment(n_tables, "erren", seed=seed, threads=threads)
+    batch = BatchEnvironment(n_tables, ruleset, seed=seed, threads=threads)
     batch.reset()
     finished = {table: [] for table in range(n_tables)}
     played = np.zeros(n_tables, np.int64)
@@ -79,12 +79,12 @@ def test_the_batched_environment_steps_each_table_as_a_single_table_would(thread
     assert played.min() >= 3
     for table, results in finished.items():
         deals = [deal for deal, _, _ in results]
-        expected = _first_legal_rewards_single_lowest(seed, deals)
+        expected = _first_legal_rewards_single_lowest(seed, deals, ruleset)
         assert results == expected
 
 
-def _first_legal_rewards_single_lowest(seed, deals):
-    environment = Environment("erren")
+def _first_legal_rewards_single_lowest(seed, deals, ruleset):
+    environment = Environment(ruleset)
     found = []
     for deal in deals:
         environment.reset(seed=seed, deal=deal)

@@ -12,7 +12,7 @@ import pytest
 from conftest import near_complete_hands, random_hands
 
 import kernels
-from kernels.shanten import _hand_shanten
+from kernels.shanten import _distances_after_discard, _hand_shanten
 from kernels.tiles import HONOR_START, N_KINDS, TILE_SET_ALL, TILE_SET_WAN_HONOURS
 
 WAN_HONOURS = np.r_[0:9, HONOR_START:N_KINDS]
@@ -206,6 +206,32 @@ def test_fourteen_tile_ukeire_is_the_best_discards_ukeire(random_sample):
             discarded[kind] = 1
             assert shanten == kernels.shanten_many(after, n_melds[index])[0]
             assert ukeire == kernels.ukeire(after, n_melds[index], visible=discarded)
+
+
+@numba.njit
+def _distances_after_each_discard(hands, n_melds, suit, honors, out):
+    scratch = np.empty((6, 10), np.int16)
+    for hand in range(hands.shape[0]):
+        _distances_after_discard(hands[hand], n_melds[hand], suit, honors, scratch, out[hand])
+
+
+def test_the_distance_after_each_discard_is_the_reference_distance_of_the_hand_left(random_sample, compiled_naive):
+    """The players' discard kernel changes one group's table row per discard; the reference re-reads the
+    whole hand left (kinds not held: 255)."""
+    name, hands, n_melds = random_sample
+    fourteen = np.flatnonzero(hands.sum(axis=1) + 3 * n_melds == 14)[::25]
+    got = np.empty((len(fourteen), N_KINDS), np.int64)
+    _distances_after_each_discard(hands[fourteen], n_melds[fourteen], *kernels.load_tables(), got)
+    for row, index in enumerate(fourteen):
+        for kind in range(N_KINDS):
+            if hands[index, kind] == 0:
+                assert got[row, kind] == 255
+                continue
+            after = hands[index].copy()
+            after[kind] -= 1
+            reference = reference_distances(compiled_naive, after[None])[0]
+            expected = reference[4 - n_melds[index]] if n_melds[index] else min(reference[4], reference[5])
+            assert got[row, kind] == expected, (hands[index], kind)
 
 
 def test_the_wan_honours_fast_path_equals_the_general_path_on_random_hands():

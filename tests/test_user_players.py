@@ -26,7 +26,7 @@ BOT = ROOT / "examples" / "players" / "json_bot.py"
 FAULT_BOT = ROOT / "tests" / "players" / "fault_bot.py"
 NUMBA_GREEDY = ROOT / "examples" / "players" / "numba_greedy.py"
 NUMBA_PLAYERS = ROOT / "tests" / "players" / "numba_players.py"
-RULESETS = ("erren", "erren-classic")
+RULESETS = ("erren", "erren-classic", "erren-challenge")
 
 
 def _play(ruleset, texts, deals, seed=3, validate=True, **keywords):

@@ -29,7 +29,7 @@ from sim.actions import (
 )
 from sim.erren.players import shanten_of as shanten  # the 二人 shanten: 万 and honours only, known when compiled
 from sim.erren.table import MIN_FAN
-from sim.numba_players import numba_player, ukeire, win_fans
+from sim.numba_players import numba_player, ukeire, win_value
 
 NO_ACTION = -1
 NO_DISCARD = -1
@@ -80,7 +80,8 @@ def _ready_pays(observation, discard):
     pays = False
     for kind in range(34):
         if observation.unseen[kind] > 0 and hand[kind] < 4:
-            if win_fans(hand, melds, observation.n_melds, kind, READY_FLAG, rules, work.fans) >= rules.settings[MIN_FAN]:
+            total = win_value(hand, melds, observation.n_melds, kind, READY_FLAG, observation.bonus, rules, work)
+            if total >= rules.settings[MIN_FAN]:
                 pays = True
                 break
     if discard != NO_DISCARD:

@@ -1,5 +1,6 @@
 """二人麻将 (seeds 000 and 001, rulesets `erren` and `erren-classic`): two seats on the 64 万 and honour
-tiles (plus 8 flowers), MCR-style fans, 报听, 加倍, and 富贵豆 rooms. See docs/rules/ for the rules book."""
+tiles (plus 8 flowers), MCR-style fans, 报听, 加倍, and 富贵豆 rooms; and seed 004's arcade game
+(`erren-challenge`) on all 136 tiles with its own fans and points. See docs/rules/ for the rules book."""
 
 from pathlib import Path
 
@@ -9,4 +10,5 @@ from sim.family import Family
 FAMILY = Family(
     name="erren", engine=engine, players=players, report=replay_report, scoring=scoring, money=money,
     rooms_file=Path(__file__).parent / "rooms.toml", currency="beans",
+    points_rooms_file=Path(__file__).parent / "points_rooms.toml",
 )

@@ -1,5 +1,5 @@
-"""The 二人麻将 game engine: whole deals of `erren` and `erren-classic` played inside numba
-(docs/rules/erren-table.md).
+"""The 二人麻将 game engine: whole deals of `erren`, `erren-classic` and `erren-challenge` played inside
+numba (docs/rules/erren-table.md, docs/rules/erren-challenge.md).
 
 One jitted call plays a batch of deals between two players and writes one record row per deal. A deal is
 a resumable state machine (section "the state machine"): it stops at each decision of a seat that has a
@@ -24,6 +24,12 @@ win or when the wall is empty. Every win is legal only at ``min_fan`` fans (flow
 doubling) and is scored with the context the table gives it (天胡, 地胡, 人胡, 天听, 妙手回春, 海底捞月,
 杠上开花, 抢杠胡, 和绝张).
 
+The ruleset's switches (``rules.settings``, slots in ``sim.erren.table``) give 004's arcade game
+(`erren-challenge`) from the same steps: all 136 tiles shuffled with only the first TILES_IN_PLAY played,
+bonus tiles turned face up from the back after the deal, the non-dealer's 天听 on its first draw, extra
+draws from the out-of-play tiles for the first declared-ready seat after an exhausted wall, and its own
+evaluator and points (``sim.erren.win_value``).
+
 Each deal also leaves an event log (``events``: one row per event, row 0 holds the count) that ``mjsim
 replay`` prints and the tests replay independently. The validating mode re-checks the table after every
 action (tile conservation, counts, hand sizes, legality of every decision, every win complete and at
@@ -38,6 +44,7 @@ from numba import njit, objmode
 
 from kernels.fan_ids import (
     EARTHLY_HAND_FLAG,
+    EXTRA_DRAW_FLAG,
     FOURTH_TILE_FLAG,
     HEAVENLY_HAND_FLAG,
     HEAVENLY_READY_FLAG,
@@ -48,8 +55,9 @@ from kernels.fan_ids import (
     READY_FLAG,
     ROBBING_KONG_FLAG,
     SELF_DRAWN_FLAG,
+    Fan,
 )
-from kernels.fans.mcr import BEST_LIST_ROW, BEST_ROW, NOT_A_WIN, _score_hand
+from kernels.fans.challenge import LIMITS, POINTS
 from kernels.tiles import (
     FIRST_FLOWER,
     MELD_CHOW,
@@ -59,7 +67,6 @@ from kernels.tiles import (
     N_FLOWERS,
     N_KINDS,
 )
-from kernels.win_check import is_complete
 from sim.actions import (
     ADDED_KONG,
     CHOW,
@@ -87,7 +94,9 @@ from sim.erren.observation import Observation, numba_observation
 from sim.erren.players import shanten_of
 from sim.erren.table import (
     ACTOR,
+    ALL_SUITS,
     ANY_MELD,
+    BONUS_TILES,
     CAN_DOUBLE,
     CLAIMED_MELDS,
     DEALER,
@@ -96,6 +105,8 @@ from sim.erren.table import (
     DECISION,
     DOUBLES,
     DRAWN,
+    EXTRA_DRAWS,
+    FAN_CAP,
     FLOWERS,
     HAS_FLOWERS,
     HEAVENLY_READY,
@@ -105,18 +116,27 @@ from sim.erren.table import (
     N_MELDS,
     NON_DEALER_DRAWS,
     OFFER,
+    OUT_OF_PLAY,
+    PER_FAN_STEP,
+    PER_LIMIT,
     READY,
+    READY_ON_FIRST_DRAW,
     READY_REQUIRES_CONCEALED,
     READY_TURN,
+    SCORING,
+    SCORING_CHALLENGE,
+    SCORING_MCR,
     SETTINGS_FIELDS,
     SOURCE,
     STEP,
+    TILES_IN_PLAY,
     TURN,
     WALL_BACK,
     WALL_FRONT,
     WALL_TILES,
     WIN_DECLINED,
     WIN_FLAGS,
+    WIN_POINTS,
     WIN_TOTAL,
     legal_actions,
     may_declare_ready,
@@ -126,10 +146,10 @@ from sim.erren.table import (
     reset_state,
     wall_left,
 )
-from sim.numba_players import MAX_NUMBA_PARAMETERS
+from sim.erren.win_value import NOT_A_WIN, copy_fans, is_winning_shape, score_win
 from sim.player_text import PlayerError, split_players
 from sim.random_streams import random_below, shuffle_in_place, stream_state
-from sim.ruleset import Ruleset, RulesetError
+from sim.ruleset import Ruleset
 from sim.user_players import PlayerFailure, is_user_player, load_user_player
 
 DEALT_TO_DEALER, DEALT_TO_OTHER = 14, 13
@@ -149,23 +169,26 @@ WIN_TYPES = ("draw", "self_drawn", "discard", "robbed_kong")
 RECORD_COLUMNS = (
     "dealer", "winner", "win_type", "fan_total", "flowers_0", "flowers_1", "doubles_0", "doubles_1",
     "turns", "tiles_left", "initial_shanten_0", "initial_shanten_1", "ready_turn_0", "ready_turn_1",
-    "melds_0", "melds_1", "violation",
+    "melds_0", "melds_1", "violation", "limits", "points",
 )
 (
     R_DEALER, R_WINNER, R_WIN_TYPE, R_FAN_TOTAL, R_FLOWERS, _R_FLOWERS_1, R_DOUBLES, _R_DOUBLES_1,
     R_TURNS, R_TILES_LEFT, R_INITIAL_SHANTEN, _R_INITIAL_SHANTEN_1, R_READY_TURN, _R_READY_TURN_1,
-    R_MELDS, _R_MELDS_1, R_VIOLATION,
+    R_MELDS, _R_MELDS_1, R_VIOLATION, R_LIMITS, R_POINTS,
 ) = range(len(RECORD_COLUMNS))
+# `limits` (役满) and `points` are the win's price in a ruleset that scores points (scoring = "challenge"); 0
+# elsewhere, where the fans are the money.
 
 # Event log codes: (code, seat, tile) per row. Draws show the tile drawn, flowers included (kind >= 34).
 (
     EV_DEAL, EV_DRAW, EV_REPLACEMENT, EV_DISCARD, EV_READY, EV_HEAVENLY_READY, EV_CHOW, EV_PONG, EV_KONG,
     EV_CONCEALED_KONG, EV_ADDED_KONG, EV_DOUBLE, EV_WIN_SELF_DRAWN, EV_WIN_DISCARD, EV_WIN_ROBBED_KONG,
-    EV_EXHAUSTED,
-) = range(16)
+    EV_EXHAUSTED, EV_BONUS, EV_EXTRA_DRAW,
+) = range(18)
 EVENT_NAMES = (
     "deal", "draw", "replacement", "discard", "ready", "heavenly ready", "chow", "pong", "kong",
     "concealed kong", "added kong", "double", "self-drawn win", "win on discard", "robs the kong", "wall empty",
+    "bonus tile", "extra draw",
 )
 MAX_EVENTS = 400
 
@@ -231,10 +254,11 @@ def _add_meld(seat, code, low, state):
 
 
 @njit(cache=True, _nrt=False)
-def _declare_ready(seat, heavenly, state, events):
+def _declare_ready(seat, heavenly, after_deal, state, events):
+    """`after_deal`: the non-dealer's 天听 right after the deal, before any turn (its ready turn is 0)."""
     table = state.table
     table[READY + seat] = 1
-    table[READY_TURN + seat] = table[TURN] if not heavenly or seat == table[DEALER] else 0
+    table[READY_TURN + seat] = 0 if after_deal else table[TURN]
     table[HEAVENLY_READY + seat] = 1 if heavenly else 0
     _log(events, EV_HEAVENLY_READY if heavenly else EV_READY, seat, NO_TILE)
 
@@ -287,23 +311,23 @@ def _discard_flags(winner, tile, discarder, state):
 @njit(cache=True, inline="always", _nrt=False)
 def _win_total(seat, tile, flags, in_hand, state, rules, work):
     """The fan total (flowers aside, before doubling) of the seat's win on `tile`, or -1 when the hand is
-    not complete or the win is below the minimum fan. `in_hand`: the tile is already in the hand."""
+    not complete or the win is below the minimum fan; its points (scoring = "challenge") are left in
+    work.score[POINTS], 0 when there is no win. `in_hand`: the tile is already in the hand."""
     hands, melds, table = state.hands, state.melds, state.table
     hand = hands[seat]
     n_melds = table[N_MELDS + seat]
     if not in_hand:
         hand[tile] += 1
-    complete = is_complete(hand, n_melds, rules.complete_bits)
+    complete = is_winning_shape(hand, n_melds, rules)
     hand[tile] -= 1  # the evaluator takes the concealed tiles without the winning tile
     total = NOT_A_WIN
+    work.score[POINTS] = 0
     if complete:
-        total = _score_hand(
-            hand, melds[seat], n_melds, tile, flags, table[FLOWERS + seat],
-            rules.fan_values, rules.fan_priority, rules.exclusion_start, rules.exclusion_target, rules.suit_table, work.fans,
-        )
+        total = score_win(hand, melds[seat], n_melds, tile, flags, table[FLOWERS + seat], state.bonus, rules, work)
     if in_hand:
         hand[tile] += 1
     if total < rules.settings[MIN_FAN]:
+        work.score[POINTS] = 0
         return -1
     return total
 
@@ -353,6 +377,8 @@ def _check_table(state, wall, rules, expected_sizes, counts):
             flowers_left += 1
         else:
             accounted[wall[position]] += 1
+    for position in range(table[OUT_OF_PLAY], settings[WALL_TILES]):  # the tiles out of play (erren-challenge)
+        accounted[wall[position]] += 1
     for seat in range(2):
         size = 0
         for kind in range(N_KINDS):
@@ -403,26 +429,22 @@ def _finish(record, fans, winner, win_type, tile, flags, state, rules, work, eve
     for fan in range(fans.shape[0]):
         fans[fan] = 0
     if winner < 0:
-        record[R_FAN_TOTAL] = 0
+        record[R_FAN_TOTAL], record[R_LIMITS], record[R_POINTS] = 0, 0, 0
         _log(events, EV_EXHAUSTED, -1, NO_TILE)
         return
     hand = hands[winner]
     n_melds = table[N_MELDS + winner]
     if win_type == SELF_DRAWN:
         hand[tile] -= 1
-    fan_work = work.fans
-    total = _score_hand(
-        hand, melds[winner], n_melds, tile, flags, table[FLOWERS + winner],
-        rules.fan_values, rules.fan_priority, rules.exclusion_start, rules.exclusion_target, rules.suit_table, fan_work,
-    )
+    total = score_win(hand, melds[winner], n_melds, tile, flags, table[FLOWERS + winner], state.bonus, rules, work)
     record[R_FAN_TOTAL] = total
+    record[R_LIMITS], record[R_POINTS] = work.score[LIMITS], work.score[POINTS]
     if total != NOT_A_WIN:
-        for index in range(1, fan_work[BEST_LIST_ROW, 0] + 1):
-            fan = fan_work[BEST_LIST_ROW, index]
-            fans[fan] = fan_work[BEST_ROW, fan]
+        copy_fans(rules, work, fans)
     if validate:
         hand[tile] += 1
-        if shanten_of(hand, n_melds, rules, work.shanten_scratch) != -1:
+        # the shanten kernel knows standard hands and seven pairs; thirteen orphans is the evaluator's word
+        if shanten_of(hand, n_melds, rules, work.shanten_scratch) != -1 and fans[Fan.THIRTEEN_ORPHANS] == 0:
             _note(record, WIN_NOT_COMPLETE)
         hand[tile] -= 1
         if total < rules.settings[MIN_FAN]:
@@ -436,9 +458,10 @@ def _finish(record, fans, winner, win_type, tile, flags, state, rules, work, eve
 @njit(cache=True, _nrt=False)
 def _open_deal(deal, dealer, seed, template, wall, rules, state, work, events, record, validate):
     """The deal and flowers: shuffle, 14 tiles to the dealer and 13 to the other seat, flowers set aside
-    and replaced from the back (the dealer first). Returns the dealer's last tile received, the tile its
-    first turn may win on (天胡)."""
-    hands, table = state.hands, state.table
+    and replaced from the back (the dealer first), then the bonus tiles turned from the back. Only the first
+    settings[TILES_IN_PLAY] tiles of the shuffled wall are played; the rest stay out of play, in order, for
+    the extra draws. Returns the dealer's last tile received, the tile its first turn may win on (天胡)."""
+    hands, visible, table, settings = state.hands, state.visible, state.table, rules.settings
     streams = work.streams
     reset_state(state)
     events[0, 0] = 0
@@ -467,12 +490,19 @@ def _open_deal(deal, dealer, seed, template, wall, rules, state, work, events, r
             if seat == dealer:
                 last_received = tile
     table[WALL_FRONT] = DEALT_TO_DEALER + DEALT_TO_OTHER
-    table[WALL_BACK] = template.shape[0] - 1
+    table[WALL_BACK] = settings[TILES_IN_PLAY] - 1
+    table[OUT_OF_PLAY] = settings[TILES_IN_PLAY]
     for seat in (dealer, other):  # the dealer replaces its flowers first
         for _ in range(table[FLOWERS + seat]):
             tile, _ = _draw(seat, True, wall, state, events)
             if seat == dealer:
                 last_received = tile
+    for _ in range(settings[BONUS_TILES]):  # face up for both seats: it leaves the wall (no flowers here)
+        tile = wall[table[WALL_BACK]]
+        table[WALL_BACK] -= 1
+        state.bonus[tile] += 1
+        visible[tile] += 1
+        _log(events, EV_BONUS, -1, tile)
     for seat in range(2):
         record[R_INITIAL_SHANTEN + seat] = shanten_of(hands[seat], 0, rules, work.shanten_scratch)
     table[TURN] = 1
@@ -493,9 +523,10 @@ def _open_deal(deal, dealer, seed, template, wall, rules, state, work, events, r
 # point. A locked (ready) seat is asked only when it may 加倍 instead of winning.
 
 @njit(cache=True, inline="always", _nrt=False)
-def _ask(seat, decision, win_total, can_double, may_meld, flags, table):
+def _ask(seat, decision, win_total, can_double, may_meld, flags, points, table):
     table[STEP], table[ACTOR], table[DECISION] = STEP_DECIDE, seat, decision
     table[WIN_TOTAL], table[CAN_DOUBLE], table[MAY_MELD], table[WIN_FLAGS] = win_total, can_double, may_meld, flags
+    table[WIN_POINTS] = points
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -504,8 +535,55 @@ def _start_turn(seat, drawn, source, table):
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def _over(record, fans, state, rules, work, events, validate):
-    """The wall ran out: the deal is a draw."""
+def _first_declared(table):
+    """The seat that declared ready first (its ready turn is the earlier), or -1 when neither did."""
+    if table[READY] == 0 and table[READY + 1] == 0:
+        return -1
+    if table[READY] == 0 or table[READY + 1] == 0:
+        return 0 if table[READY] == 1 else 1
+    dealer = table[DEALER]
+    other = 1 - dealer
+    return other if table[READY_TURN + other] < table[READY_TURN + dealer] else dealer
+
+
+@njit(cache=True, _nrt=False)
+def _extra_draws(record, fans, wall, state, rules, work, events, validate):
+    """The wall is empty and nobody won: the seat that declared ready first (if any) draws up to
+    settings[EXTRA_DRAWS] out-of-play tiles in order, throwing each that does not win; a win there is
+    self-drawn (海底捞月, EXTRA_DRAW_FLAG). Nobody may claim those throws, and the locked hand does not 加倍
+    there: there is no later chance to win. Returns whether the deal ended in a win."""
+    hands, visible, table, settings = state.hands, state.visible, state.table, rules.settings
+    seat = _first_declared(table)
+    if seat < 0:
+        return False
+    for _ in range(settings[EXTRA_DRAWS]):
+        if table[OUT_OF_PLAY] >= settings[WALL_TILES]:
+            return False
+        tile = wall[table[OUT_OF_PLAY]]
+        table[OUT_OF_PLAY] += 1
+        table[TURN] += 1
+        hands[seat, tile] += 1
+        _log(events, EV_EXTRA_DRAW, seat, tile)
+        if validate:
+            work.hand_sizes[seat], work.hand_sizes[1 - seat] = 14, 13
+            _note(record, _check_table(state, wall, rules, work.hand_sizes, work.check_counts))
+        flags = SELF_DRAWN_FLAG | EXTRA_DRAW_FLAG | _ready_flags(seat, table)
+        if _win_total(seat, tile, flags, True, state, rules, work) >= 0:
+            _finish(record, fans, seat, SELF_DRAWN, tile, flags, state, rules, work, events, validate)
+            return True
+        hands[seat, tile] -= 1
+        visible[tile] += 1
+        state.discarded[seat, tile] += 1
+        state.after_ready[seat, tile] += 1
+        _log(events, EV_DISCARD, seat, tile)
+    return False
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _over(record, fans, wall, state, rules, work, events, validate):
+    """The wall ran out: the extra draws where the ruleset has them, else (or if they do not win) a draw."""
+    if rules.settings[EXTRA_DRAWS] > 0 and _extra_draws(record, fans, wall, state, rules, work, events, validate):
+        return
     _finish(record, fans, -1, DRAW_GAME, 0, 0, state, rules, work, events, validate)
 
 
@@ -524,7 +602,7 @@ def _replacement(seat, wall, rules, state, work, events, record, fans, validate)
     """After a kong: the replacement draw from the back, then the seat's turn goes on."""
     drawn, source = _draw(seat, True, wall, state, events)
     if drawn < 0:
-        _over(record, fans, state, rules, work, events, validate)
+        _over(record, fans, wall, state, rules, work, events, validate)
         return
     if validate:
         work.hand_sizes[seat], work.hand_sizes[1 - seat] = 14, 13
@@ -544,16 +622,17 @@ def _offer_turn(wall, rules, state, work, events, record, fans, validate):
         flags = _self_draw_flags(seat, drawn, source, state)
         win_total = _win_total(seat, drawn, flags, True, state, rules, work)
     can_double = _may_double(seat, win_total, table, rules.settings)
+    points = work.score[POINTS] if win_total >= 0 else 0
     if table[READY + seat] == 1:
         if win_total >= 0:
             if can_double:
-                _ask(seat, DECISION_TURN, win_total, 1, 0, flags, table)
+                _ask(seat, DECISION_TURN, win_total, 1, 0, flags, points, table)
             else:
                 _finish(record, fans, seat, SELF_DRAWN, drawn, flags, state, rules, work, events, validate)
             return
         _discard(seat, drawn, False, wall, rules, state, work, events, record, validate)
         return
-    _ask(seat, DECISION_TURN, win_total, int(can_double), int(drawn >= 0), flags, table)
+    _ask(seat, DECISION_TURN, win_total, int(can_double), int(drawn >= 0), flags, points, table)
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -570,8 +649,12 @@ def _discard(seat, tile, declare, wall, rules, state, work, events, record, vali
     if seat == table[DEALER]:
         table[DEALER_DISCARDS] += 1
     if declare:
-        heavenly = seat == table[DEALER] and table[DEALER_DISCARDS] == 1 and table[DEALER_KONG_FIRST] == 0
-        _declare_ready(seat, heavenly, state, events)
+        if seat == table[DEALER]:  # 天听 with the dealer's first discard, unless it made a concealed kong first
+            heavenly = table[DEALER_DISCARDS] == 1 and table[DEALER_KONG_FIRST] == 0
+        else:  # 004: the non-dealer's 天听 is declared on its first draw (turn 2), throwing the tile drawn
+            heavenly = (rules.settings[READY_ON_FIRST_DRAW] != 0 and table[TURN] == 2 and tile == table[DRAWN]
+                        and (table[SOURCE] == FROM_WALL or table[SOURCE] == FROM_FLOWER))
+        _declare_ready(seat, heavenly, False, state, events)
     if validate:
         work.hand_sizes[0], work.hand_sizes[1] = 13, 13
         _note(record, _check_table(state, wall, rules, work.hand_sizes, work.check_counts))
@@ -583,14 +666,14 @@ def _pass_and_draw(seat, may_claim, wall, rules, state, work, events, record, fa
     """The seat let the discard pass: it draws from the front (on the last discard the deal is a draw)."""
     table = state.table
     if not may_claim:
-        _over(record, fans, state, rules, work, events, validate)
+        _over(record, fans, wall, state, rules, work, events, validate)
         return
     table[TURN] += 1
     if seat != table[DEALER]:
         table[NON_DEALER_DRAWS] += 1
     drawn, source = _draw(seat, False, wall, state, events)
     if drawn < 0:
-        _over(record, fans, state, rules, work, events, validate)
+        _over(record, fans, wall, state, rules, work, events, validate)
         return
     _start_turn(seat, drawn, source, table)
     _check_turn_start(seat, state, wall, rules, work, events, record, validate)
@@ -606,15 +689,16 @@ def _offer_claim(wall, rules, state, work, events, record, fans, validate):
     flags = _discard_flags(seat, discard, 1 - seat, state)
     win_total = _win_total(seat, discard, flags, False, state, rules, work)
     can_double = _may_double(seat, win_total, table, rules.settings)
+    points = work.score[POINTS]
     if table[READY + seat] == 1:
         if win_total < 0:
             _pass_and_draw(seat, may_claim, wall, rules, state, work, events, record, fans, validate)
         elif can_double:
-            _ask(seat, DECISION_CLAIM, win_total, 1, int(may_claim), flags, table)
+            _ask(seat, DECISION_CLAIM, win_total, 1, int(may_claim), flags, points, table)
         else:
             _finish(record, fans, seat, DISCARD_WIN, discard, flags, state, rules, work, events, validate)
         return
-    _ask(seat, DECISION_CLAIM, win_total, int(can_double), int(may_claim), flags, table)
+    _ask(seat, DECISION_CLAIM, win_total, int(can_double), int(may_claim), flags, points, table)
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -652,9 +736,10 @@ def _begin_deal(deal, dealer, seed, template, wall, rules, state, work, events, 
     last_received = _open_deal(deal, dealer, seed, template, wall, rules, state, work, events, record, validate)
     other = 1 - dealer
     _start_turn(dealer, last_received, FROM_DEAL, table)
-    ready_allowed = may_declare_ready(other, table, rules.settings[READY_REQUIRES_CONCEALED] != 0)
+    ready_allowed = (rules.settings[READY_ON_FIRST_DRAW] == 0
+                     and may_declare_ready(other, table, rules.settings[READY_REQUIRES_CONCEALED] != 0))
     if ready_allowed and shanten_of(state.hands[other], 0, rules, work.shanten_scratch) == 0:
-        _ask(other, DECISION_OPENING_READY, -1, 0, 0, 0, table)
+        _ask(other, DECISION_OPENING_READY, -1, 0, 0, 0, 0, table)
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -665,7 +750,7 @@ def _answer(action, wall, rules, state, work, events, record, fans, validate):
     code, tile = action_code(action), action_tile(action)
     if decision == DECISION_OPENING_READY:
         if code == DECLARE_READY:
-            _declare_ready(seat, True, state, events)
+            _declare_ready(seat, True, True, state, events)
         _start_turn(1 - seat, table[DRAWN], FROM_DEAL, table)
     elif decision == DECISION_TURN:
         if code == WIN:
@@ -693,7 +778,7 @@ def _answer(action, wall, rules, state, work, events, record, fans, validate):
                 if table[READY + opponent] == 1 and not can_double:
                     _finish(record, fans, opponent, ROBBED_KONG, tile, rob_flags, state, rules, work, events, validate)
                 else:
-                    _ask(opponent, DECISION_ROB, rob_total, int(can_double), 0, rob_flags, table)
+                    _ask(opponent, DECISION_ROB, rob_total, int(can_double), 0, rob_flags, work.score[POINTS], table)
         else:
             _discard(seat, tile, code == DISCARD_READY, wall, rules, state, work, events, record, validate)
     elif decision == DECISION_ROB:
@@ -742,7 +827,7 @@ def _answer_claim(seat, code, low, wall, rules, state, work, events, record, fan
     if code == KONG:
         drawn, source = _draw(seat, True, wall, state, events)
         if drawn < 0:
-            _over(record, fans, state, rules, work, events, validate)
+            _over(record, fans, wall, state, rules, work, events, validate)
             return
         _start_turn(seat, drawn, source, table)
     else:
@@ -1009,6 +1094,7 @@ class _UserTable:
 
 
 def _play_with_users(ruleset, players, seed, first, session_length, template, rules, validate, records, fans, events, wall):
+    from sim.numba_players import MAX_NUMBA_PARAMETERS  # here: sim.numba_players imports this package's scoring
     state, work = new_state(), new_work()
     status = np.zeros(5, np.int64)
     numba_seats = [user is not None and user.kind == "numba" for user in players.users]
@@ -1095,12 +1181,6 @@ class Players:
 def kernel_rules(ruleset: Ruleset) -> tuple[Rules, np.ndarray]:
     """The rules the kernels take (``sim.deal_rules.Rules``, settings slots in ``sim.erren.table``) and the
     wall template (tile ids, ordered; the flowers last)."""
-    if ruleset.scoring != "mcr":
-        # 004's 闯关 game: its fans are scored (mjsim score), its deals are not played yet
-        raise RulesetError(f"{ruleset.id}: deals of scoring = {ruleset.scoring!r} are not simulated yet; "
-                           "mjsim score scores its hands")
-    if ruleset.tile_set != "wan-honours":
-        raise ValueError(f"the 二人 engine plays the wan-honours tile set, not {ruleset.tile_set}")
     settings = np.zeros(SETTINGS_FIELDS, np.int64)
     rules, template = deal_rules(ruleset, settings)
     if ruleset.flowers:
@@ -1110,6 +1190,15 @@ def kernel_rules(ruleset: Ruleset) -> tuple[Rules, np.ndarray]:
     settings[READY_REQUIRES_CONCEALED] = int(ruleset.ready_requires_concealed)
     settings[WALL_TILES] = template.shape[0]
     settings[HAS_FLOWERS] = int(ruleset.flowers)
+    settings[SCORING] = SCORING_CHALLENGE if ruleset.scoring == "challenge" else SCORING_MCR
+    settings[ALL_SUITS] = int(ruleset.tile_set != "wan-honours")
+    settings[TILES_IN_PLAY] = ruleset.tiles_in_play or template.shape[0]
+    settings[BONUS_TILES] = ruleset.bonus_tiles
+    settings[EXTRA_DRAWS] = ruleset.extra_draws
+    settings[READY_ON_FIRST_DRAW] = int(ruleset.non_dealer_heavenly_ready == "first_draw")
+    if ruleset.points is not None:
+        settings[FAN_CAP], settings[PER_FAN_STEP] = ruleset.points.fan_cap, ruleset.points.per_fan_step
+        settings[PER_LIMIT] = ruleset.points.per_limit
     return rules, template
 
 

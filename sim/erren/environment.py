@@ -27,6 +27,7 @@ from sim.erren.engine import (
     R_DOUBLES,
     R_FAN_TOTAL,
     R_FLOWERS,
+    R_POINTS,
     R_WINNER,
     RECORD_COLUMNS,
     begin_deal,
@@ -55,12 +56,16 @@ def _heuristic_seats(opponents):
 
 @njit(cache=True, _nrt=False)
 def _deal_money(record, stake, fee, rewards):
-    """Each seat's money from a finished deal's record: F x stake from loser to winner, the fee from both."""
+    """Each seat's money from a finished deal's record: F x stake from loser to winner, the fee from both.
+    F is the win's points where the ruleset scores points (erren-challenge), else its fans and doubling."""
     winner = record[R_WINNER]
     for seat in range(N_SEATS):
         rewards[seat] = -fee
     if winner >= 0:
-        moved = (record[R_FAN_TOTAL] + record[R_FLOWERS + winner]) * 2.0 ** record[R_DOUBLES + winner] * stake
+        if record[R_POINTS] > 0:
+            moved = record[R_POINTS] * stake
+        else:
+            moved = (record[R_FAN_TOTAL] + record[R_FLOWERS + winner]) * 2.0 ** record[R_DOUBLES + winner] * stake
         rewards[winner] += moved
         rewards[1 - winner] -= moved
 
@@ -138,15 +143,15 @@ class Environment(StepEnvironment):
 
 @njit(cache=True, _nrt=False)
 def _step_tables(first, last, actions, seed, next_deal, stride, template, rules, kinds, parameters, stake, fee,
-                 hands, melds, visible, tables, discarded, after_ready, walls, streams, records, fans, events, work,
-                 actors, observed_hands, masks, rewards, finished):
+                 hands, melds, visible, tables, discarded, after_ready, bonus, walls, streams, records, fans, events,
+                 work, actors, observed_hands, masks, rewards, finished):
     """One step of tables first .. last - 1: answer each one's pending decision with actions[b] (skipped
     where actions[b] < 0, as at the start), run it on to its next agent decision, deal the next deal where
     one ended. Writes the acting seat, its hand and legal mask, the rewards of finished deals and the
     finished flags; returns the decisions answered."""
     answered = 0
     for b in range(first, last):
-        state = State(hands[b], melds[b], visible[b], tables[b], discarded[b], after_ready[b])
+        state = State(hands[b], melds[b], visible[b], tables[b], discarded[b], after_ready[b], bonus[b])
         work.streams[0], work.streams[1] = streams[b, 0], streams[b, 1]
         rewards[b, 0], rewards[b, 1] = 0.0, 0.0
         finished[b] = False
@@ -175,8 +180,8 @@ def _step_tables(first, last, actions, seed, next_deal, stride, template, rules,
 
 @njit(cache=True, parallel=True)
 def _step_in_parallel(actions, seed, next_deal, stride, template, rules, kinds, parameters, stake, fee, hands, melds,
-                      visible, tables, discarded, after_ready, walls, streams, records, fans, events, works, actors,
-                      observed_hands, masks, rewards, finished, steps):
+                      visible, tables, discarded, after_ready, bonus, walls, streams, records, fans, events, works,
+                      actors, observed_hands, masks, rewards, finished, steps):
     """`_step_tables` on one slice of the tables per thread, each thread with its own work arrays (`works`: a
     Work of per-thread stacks, as numba's parallel loops take no tuple of named tuples)."""
     n_threads = works.legal.shape[0]
@@ -186,11 +191,12 @@ def _step_in_parallel(actions, seed, next_deal, stride, template, rules, kinds, 
         work = Work(
             works.shanten_scratch[thread], works.distances[thread], works.unseen[thread], works.held[thread],
             works.shanten_after_discard[thread], works.fans[thread], works.streams[thread], works.hand_sizes[thread],
-            works.check_counts[thread], works.legal[thread], works.no_tiles[thread],
+            works.check_counts[thread], works.legal[thread], works.no_tiles[thread], works.challenge_fans[thread],
+            works.score[thread],
         )
         steps[thread] += _step_tables(
             first, last, actions, seed, next_deal, stride, template, rules, kinds, parameters, stake, fee, hands, melds,
-            visible, tables, discarded, after_ready, walls, streams, records, fans, events, work, actors,
+            visible, tables, discarded, after_ready, bonus, walls, streams, records, fans, events, work, actors,
             observed_hands, masks, rewards, finished,
         )
 
@@ -218,6 +224,7 @@ class BatchEnvironment(BatchStepEnvironment):
         self.tables = np.zeros((n, TABLE_FIELDS), np.int64)
         self.discarded = np.zeros((n, *shapes.discarded.shape), np.int8)
         self.after_ready = np.zeros((n, *shapes.after_ready.shape), np.int8)
+        self.bonus = np.zeros((n, *shapes.bonus.shape), np.int8)
         self.walls = np.tile(self.template, (n, 1))
         self.streams = np.zeros((n, N_SEATS), np.uint64)
         self.records = np.zeros((n, len(RECORD_COLUMNS)), np.int32)
@@ -237,7 +244,7 @@ class BatchEnvironment(BatchStepEnvironment):
         arguments = (
             actions, np.uint64(self.seed), self.next_deal, self.n, self.template, self.rules, self.kinds,
             self.parameters, self.stake, self.fee, self.hands_all, self.melds, self.visible, self.tables,
-            self.discarded, self.after_ready, self.walls, self.streams, self.records, self.fans, self.events,
+            self.discarded, self.after_ready, self.bonus, self.walls, self.streams, self.records, self.fans, self.events,
         )
         outputs = (self.actors, self.hands, self.masks, self.rewards, self.finished)
         if self.works.legal.shape[0] == 1:  # no thread pool for one thread

@@ -3,7 +3,8 @@ room, its distribution by role, win rates and mean beans per seat and per dealer
 outcome summary (wins, draws, ways of winning, fan totals).
 
 With F = (fan total + the winner's flowers) x 2^(the winner's doubles), stake s and table fee f: the
-winner gets F*s - f, the loser pays F*s + f, and on a draw each pays f; the house takes 2f every deal.
+winner gets F*s - f, the loser pays F*s + f, and on a draw each pays f; the house takes 2f every deal. In
+a ruleset that prices wins in points (erren-challenge: the record's `points`), F is the points.
 """
 
 import numpy as np
@@ -22,7 +23,9 @@ def winning_fans(records: pd.DataFrame) -> np.ndarray:
     flowers = np.where(winner == 0, records["flowers_0"], records["flowers_1"])
     doubles = np.where(winner == 0, records["doubles_0"], records["doubles_1"])
     fans = (records["fan_total"].to_numpy() + flowers) * np.exp2(doubles)
-    return np.where(winner >= 0, fans, 0.0)
+    # runs written before the record had `points` price every win in fans
+    points = records["points"].to_numpy() if "points" in records else np.zeros(len(records))
+    return np.where(winner >= 0, np.where(points > 0, points, fans), 0.0)
 
 
 def seat_changes(records: pd.DataFrame, room: Room) -> np.ndarray:
@@ -121,7 +124,8 @@ def seat_results(records: pd.DataFrame, rooms: list[Room]) -> pd.DataFrame:
 def outcome_summary(records: pd.DataFrame) -> pd.DataFrame:
     """One row per statistic (value, and a 95% Wilson interval for the shares): deals, wins, draws, the
     share of deals won and drawn, each way of winning as a share of wins, and the fan totals of wins
-    (before doubling, flowers aside): mean and quantiles."""
+    (before doubling, flowers aside): mean and quantiles; where wins are priced in points (erren-challenge),
+    the share of wins with a 役满 and the points: mean and quantiles."""
     deals = len(records)
     won = records["winner"] >= 0
     wins = int(won.sum())
@@ -136,4 +140,11 @@ def outcome_summary(records: pd.DataFrame) -> pd.DataFrame:
     rows.append(("mean_fan_total", totals.mean() if wins else np.nan, *none))
     for quantile in (0.1, 0.5, 0.9, 0.99):
         rows.append((f"fan_total_q{round(quantile * 100)}", float(np.quantile(totals, quantile)) if wins else np.nan, *none))
+    if "points" in records and (records["points"] > 0).any():
+        points = records.loc[won, "points"].to_numpy()
+        limits = int((records.loc[won, "limits"] > 0).sum())
+        rows.append(("limit_share_of_wins", limits / wins, *wilson_interval(limits, wins)))
+        rows.append(("mean_points", points.mean(), *none))
+        for quantile in (0.1, 0.5, 0.9, 0.99):
+            rows.append((f"points_q{round(quantile * 100)}", float(np.quantile(points, quantile)), *none))
     return pd.DataFrame(rows, columns=["statistic", "value", "low", "high"]).astype({"value": float, "low": float, "high": float})

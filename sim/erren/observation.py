@@ -27,6 +27,7 @@ from sim.erren.table import (
     OFFER,
     READY,
     TURN,
+    WIN_POINTS,
     WIN_TOTAL,
     opponent_hand_visible,
     unseen_counts,
@@ -53,7 +54,7 @@ class Observation:
     ``opening ready``), ``legal_actions`` (``sim.user_players.Action``: ``code``, ``text``),
     ``legal_codes``, ``legal_mask``, ``hand``, ``drawn``, ``tile``, ``melds``, ``meld_texts``,
     ``discards``, ``discards_after_ready``, ``visible``, ``opponent_hand``, ``tiles_left``, ``turn``,
-    ``dealer``, ``ready``, ``doubles``, ``flowers``, ``win_fans``, ``ruleset``."""
+    ``dealer``, ``ready``, ``doubles``, ``flowers``, ``bonus``, ``win_fans``, ``win_points``, ``ruleset``."""
 
     def __init__(self, state, legal_codes, deal: int, ruleset):
         self._state = state
@@ -128,8 +129,13 @@ class Observation:
 
     @property
     def visible(self) -> np.ndarray:
-        """int8 (34,): the copies on the table: discards and exposed melds."""
+        """int8 (34,): the copies on the table: discards, exposed melds and face-up bonus tiles."""
         return self._state.visible.copy()
+
+    @property
+    def bonus(self) -> np.ndarray:
+        """int8 (34,): the bonus tiles turned face up after the deal (erren-challenge's 花牌); zeros elsewhere."""
+        return self._state.bonus.copy()
 
     @property
     def opponent_hand(self):
@@ -171,6 +177,13 @@ class Observation:
         total = int(self._state.table[WIN_TOTAL])
         return total if total >= 0 and self.decision != "opening ready" else None
 
+    @property
+    def win_points(self):
+        """The points of the win this decision offers where the ruleset scores points (erren-challenge:
+        a 役满 win has 0 fans and 10,000 points a 役满); None if there is no win or no points."""
+        points = int(self._state.table[WIN_POINTS])
+        return points if points > 0 and self.win_fans is not None else None
+
     def to_json(self) -> dict:
         """The observation as JSON values, tiles in MPSZ text (what an ``exec:`` player receives)."""
         opponent = self.opponent_hand
@@ -184,7 +197,8 @@ class Observation:
             "discards_after_ready": [format_tiles(row) for row in self.discards_after_ready],
             "opponent_hand": None if opponent is None else format_tiles(opponent),
             "tiles_left": self.tiles_left, "turn": self.turn, "dealer": self.dealer, "ready": list(self.ready),
-            "doubles": list(self.doubles), "flowers": list(self.flowers), "win_fans": self.win_fans,
+            "doubles": list(self.doubles), "flowers": list(self.flowers), "bonus": format_tiles(self.bonus),
+            "win_fans": self.win_fans, "win_points": self.win_points,
         }
 
 
@@ -207,6 +221,7 @@ class NumbaObservation(NamedTuple):
     table: np.ndarray  # int64: the public fields, indexed by sim.erren.table's constants (DRAWN, OFFER, ...)
     rules: Rules  # the ruleset's kernel arrays (for sim.numba_players.shanten and the fan evaluator)
     work: tuple  # sim.erren.table.Work: scratch arrays (shanten_scratch, distances, ...) a player may use
+    bonus: np.ndarray  # int8 (34,): the face-up bonus tiles (erren-challenge's 花牌), zeros elsewhere
 
 
 @njit(cache=True, inline="always")  # inlined: returning the tuple from a call would count references on its arrays
@@ -219,5 +234,5 @@ def numba_observation(seat, n_legal, state, rules, work):
     return NumbaObservation(
         seat, table[DECISION], work.legal[:n_legal], tile, state.hands[seat], state.table[N_MELDS + seat], opponent,
         state.melds, state.visible,
-        state.discarded, state.after_ready, work.unseen, state.table, rules, work,
+        state.discarded, state.after_ready, work.unseen, state.table, rules, work, state.bonus,
     )

@@ -23,10 +23,8 @@ seat's random stream and returns (action, new stream state).
 from numba import njit
 
 from kernels.fan_ids import READY_FLAG
-from kernels.fans.mcr import NOT_A_WIN, _score_hand
-from kernels.shanten import _hand_shanten, _ukeire_one
-from kernels.tiles import HONOR_START, MELD_CHOW, MELD_PONG, N_KINDS
-from kernels.win_check import is_complete
+from kernels.shanten import _distances_after_discard, _ukeire_one
+from kernels.tiles import HONOR_START, MELD_CHOW, MELD_PONG, N_KINDS, SUIT_SIZE
 from sim.actions import (
     ADDED_KONG,
     CHOW,
@@ -50,12 +48,14 @@ from sim.erren.table import (
     READY,
     READY_REQUIRES_CONCEALED,
     chow_possible,
+    hand_shanten,
     may_declare_ready,
     opponent_hand_visible,
     pong_index,
     unseen_counts,
     wall_left,
 )
+from sim.erren.win_value import NOT_A_WIN, is_winning_shape, score_win
 from sim.player_text import parse_player_text
 from sim.random_streams import random_below
 
@@ -76,7 +76,7 @@ SLOTS = {
     "claim": CLAIM, "ready": READY_POLICY, "double_below": DOUBLE_BELOW, "double_wall": DOUBLE_WALL,
     "speed": SPEED, "threat_melds": THREAT_MELDS, "threat_wall": THREAT_WALL, "caution": CAUTION,
 }
-BIG = 255
+BIG = 255  # kernels.shanten marks kinds not held (no discard) with the same number
 LEGAL_BONUS = 16.0  # value: what reaching the minimum fan is worth, in fans
 DRAGONS_START = HONOR_START + 4
 
@@ -91,19 +91,17 @@ def parse_player(text: str):
 
 @njit(cache=True, inline="always", _nrt=False)
 def shanten_of(hand, n_melds, rules, scratch):
-    return _hand_shanten(hand, n_melds, rules.suit_table, rules.honour_table, 0, True, scratch)
+    return hand_shanten(hand, n_melds, rules, scratch)
 
 
 @njit(cache=True, _nrt=False)
 def _discard_shanten(hand, n_melds, rules, scratch, out):
     """out[kind] = shanten after discarding one `kind` (BIG where none is held); returns the lowest."""
+    _distances_after_discard(hand, n_melds, rules.suit_table, rules.honour_table, scratch, out)
     best = BIG
     for kind in range(N_KINDS):
-        out[kind] = BIG
-        if hand[kind] > 0:
-            hand[kind] -= 1
-            out[kind] = shanten_of(hand, n_melds, rules, scratch)
-            hand[kind] += 1
+        if out[kind] != BIG:
+            out[kind] -= 1  # distance to shanten
             best = min(best, out[kind])
     return best
 
@@ -148,18 +146,16 @@ def _ready_pays(seat, hand, n_melds, state, rules, work):
     """Whether the seat's ready hand of 3k+1 tiles wins at the minimum fan on some wait still live for it
     (scored as a declared ready hand winning on a discard: the least a wait is sure to be worth)."""
     melds = state.melds
-    live, fan_work = work.unseen, work.fans
+    live = work.unseen
     unseen_counts(seat, state, rules.tile_set, live)
     for kind in range(N_KINDS):
         if live[kind] <= 0 or hand[kind] >= 4:
             continue
         hand[kind] += 1
-        complete = is_complete(hand, n_melds, rules.complete_bits)
+        complete = is_winning_shape(hand, n_melds, rules)
         hand[kind] -= 1
         if complete:
-            total = _score_hand(
-                hand, melds[seat], n_melds, kind, READY_FLAG, 0, rules.fan_values, rules.fan_priority, rules.exclusion_start, rules.exclusion_target, rules.suit_table, fan_work
-            )
+            total = score_win(hand, melds[seat], n_melds, kind, READY_FLAG, 0, state.bonus, rules, work)
             if total != NOT_A_WIN and total >= rules.settings[MIN_FAN]:
                 return True
     return False
@@ -181,7 +177,8 @@ def _fan_potential(seat, hand, n_melds, state, held):
                 held[kind] += 1
         else:
             held[low] += 3
-    honours, wan, pairs, pungs = 0, 0, 0, 0
+    honours, suited, pairs, pungs = 0, 0, 0, 0
+    in_suit0, in_suit1, in_suit2 = 0, 0, 0
     bonus = 0.0
     for kind in range(N_KINDS):
         if held[kind] == 0:
@@ -193,14 +190,21 @@ def _fan_potential(seat, hand, n_melds, state, held):
             elif held[kind] == 2 and kind >= DRAGONS_START:
                 bonus += 1.0
         else:
-            wan += held[kind]
+            suited += held[kind]
+            suit = kind // SUIT_SIZE
+            in_suit0 += held[kind] * (suit == 0)
+            in_suit1 += held[kind] * (suit == 1)
+            in_suit2 += held[kind] * (suit == 2)
         if hand[kind] >= 2:
             pairs += 1
         if held[kind] >= 3:
             pungs += 1
-    # 清一色 (24) or 字一色 (64), approached tile by tile from 混一色 (6), so that each honour (or 万)
-    # given up counts.
-    potential = max(6.0, 24.0 - 6.0 * honours, 64.0 - 20.0 * wan)
+    # 清一色 (24) or 字一色 (64), approached tile by tile from 混一色 (6), so that each honour (or suit
+    # tile) given up counts; tiles outside the main suit (there is only 万 in erren) count against both
+    # flushes. MCR's values serve as the yardstick in every 二人 ruleset.
+    off_suit = suited - max(in_suit0, in_suit1, in_suit2)
+    flush = 6.0 if off_suit == 0 else 0.0
+    potential = max(flush, 24.0 - 6.0 * (honours + off_suit), 64.0 - 20.0 * suited)
     shape = 0.0
     if n_melds == 0 and pairs >= 5:
         shape = 24.0 if pairs >= 6 else 12.0  # 七对
@@ -242,14 +246,15 @@ def value_discard(seat, n_melds, parameters, state, rules, work):
 @njit(cache=True, _nrt=False)
 def _danger(seat, kind, state, live):
     """How likely discarding `kind` deals in, from what the seat can see: copies the opponent may hold for
-    a pair or single wait, and for 万 the chow shapes around it that are still possible."""
+    a pair or single wait, and for a suit tile the chow shapes around it that are still possible."""
     after_ready = state.after_ready
     opponent = 1 - seat
     if state.table[READY + opponent] == 1 and after_ready[opponent, kind] > 0:
         return 0.0  # it passed this tile while locked: it did not win on it then
     danger = float(max(live[kind], 0))
-    if kind < 9:
-        for low in range(max(0, kind - 2), min(kind, 6) + 1):
+    if kind < HONOR_START:
+        start = kind - kind % SUIT_SIZE
+        for low in range(max(start, kind - 2), min(kind, start + SUIT_SIZE - 3) + 1):
             other = 1.0
             for tile in range(low, low + 3):
                 if tile != kind:
@@ -461,7 +466,7 @@ def _random_claim(seat, tile, win_allowed, can_double, may_claim, state, rng):
     if room:
         n_actions += int(hand[tile] >= 2) + int(hand[tile] >= 3 and wall_left(table) > 0)
         for low in range(tile - 2, tile + 1):
-            n_actions += int(tile < 9 and chow_possible(hand, low, tile))
+            n_actions += int(chow_possible(hand, low, tile))
     rng, pick = random_below(rng, n_actions)
     if pick == 0:
         return encode(PASS, NO_TILE), rng
@@ -483,7 +488,7 @@ def _random_claim(seat, tile, win_allowed, can_double, may_claim, state, rng):
             return encode(KONG, tile), rng
         pick -= 1
     for low in range(tile - 2, tile + 1):
-        if tile < 9 and chow_possible(hand, low, tile):
+        if chow_possible(hand, low, tile):
             if pick == 0:
                 return encode(CHOW, low), rng
             pick -= 1
@@ -529,7 +534,7 @@ def claim_action(kind, parameters, seat, tile, win_total, can_double, may_claim,
         hand[tile] += 2
         if score > best:
             best_action, best = encode(PONG, tile), score
-    if tile < 9:
+    if tile < HONOR_START:
         for low in range(tile - 2, tile + 1):
             if not chow_possible(hand, low, tile):
                 continue

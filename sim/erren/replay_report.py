@@ -62,8 +62,13 @@ def format_deal(log: engine.DealLog, ruleset: Ruleset, players: engine.Players, 
         f"{ruleset.id} ({ruleset.name}), seed {seed}, deal {record['deal']}",
         f"seat 0: {players.names[0]}",
         f"seat 1: {players.names[1]}",
-        "wall: " + " ".join(_tile(tile) for tile in log.wall),
     ]
+    in_play = ruleset.tiles_in_play or len(log.wall)
+    if in_play < len(log.wall):
+        lines.append(f"wall ({in_play} in play): " + " ".join(_tile(tile) for tile in log.wall[:in_play]))
+        lines.append("out of play, in order: " + " ".join(_tile(tile) for tile in log.wall[in_play:]))
+    else:
+        lines.append("wall: " + " ".join(_tile(tile) for tile in log.wall))
     table = _Table()
     dealt = False
     for code, seat, tile in log.events.tolist():
@@ -75,7 +80,9 @@ def format_deal(log: engine.DealLog, ruleset: Ruleset, players: engine.Players, 
             lines += ["", "dealt:"] + [f"  {names[s]}: {table.hand(s)}" for s in (dealer, 1 - dealer)]
             lines.append("")
         who = f"seat {seat}"
-        if code in (engine.EV_DRAW, engine.EV_REPLACEMENT):
+        if code == engine.EV_BONUS:
+            lines.append(f"bonus tile turned face up: {_tile(tile)} (花牌: 1 fan for each {_tile(tile)} the winner holds)")
+        elif code in (engine.EV_DRAW, engine.EV_REPLACEMENT):
             table.receive(seat, tile)
             source = "draws" if code == engine.EV_DRAW else "draws from the back"
             note = "  (a flower: set aside)" if tile >= FIRST_FLOWER else ""
@@ -110,6 +117,9 @@ def format_deal(log: engine.DealLog, ruleset: Ruleset, players: engine.Players, 
         elif code == engine.EV_WIN_ROBBED_KONG:
             table.hands[seat, tile] += 1
             lines.append(f"{who} robs the kong: wins on {_tile(tile)}")
+        elif code == engine.EV_EXTRA_DRAW:
+            table.receive(seat, tile)
+            lines.append(f"{who} draws {_tile(tile)} from the out-of-play tiles (extra draw)")
         elif code == engine.EV_EXHAUSTED:
             lines.append("the wall is empty: a draw (流局)")
     lines += ["", _outcome(log, ruleset, table)]
@@ -133,6 +143,11 @@ def _outcome(log: engine.DealLog, ruleset: Ruleset, table: _Table) -> str:
             value = int(ruleset.values[fan])
             times = f" x{count}" if count > 1 else ""
             lines.append(f"  {ruleset.fan_names[Fan(fan)]} {value}{times}")
+    if ruleset.points is not None:
+        limits = record["limits"]
+        price = f"{limits} 役满" if limits else f"{record['fan_total']} fans (花牌 included, at most {ruleset.points.fan_cap})"
+        lines += [f"{price}: {record['points']} points", summary]
+        return "\n".join(lines)
     doubles = record[f"doubles_{winner}"]
     flowers = record[f"flowers_{winner}"]
     lines.append(

@@ -11,6 +11,8 @@ together as the named tuple ``State``:
   (a concealed kong is not visible: it does not count toward 和绝张);
 - ``discarded`` int8 (2, 34): what each seat has discarded, and ``after_ready`` int8 (2, 34): what it
   discarded after declaring ready (public: both are on the table);
+- ``bonus``    int8 (34,): the bonus tiles turned face up after the deal (erren-challenge's 花牌; they are
+  visible too);
 - ``table``    int64 (TABLE_FIELDS,): the scalar state, indexed by the constants below.
 
 Per-seat fields of ``table`` sit at ``FIELD + seat``. A player's decision may read its own hand, the
@@ -23,9 +25,11 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from kernels.fans.challenge import RESULT_FIELDS
+from kernels.fans.challenge import new_work as new_challenge_work
 from kernels.fans.mcr import new_work as new_fan_work
 from kernels.shanten import _hand_shanten
-from kernels.tiles import COPIES_PER_KIND, MELD_CONCEALED_KONG, MELD_PONG, N_KINDS
+from kernels.tiles import COPIES_PER_KIND, HONOR_START, MELD_CONCEALED_KONG, MELD_PONG, N_KINDS, SUIT_SIZE
 from sim.actions import (
     ADDED_KONG,
     CHOW,
@@ -76,7 +80,9 @@ WIN_TOTAL = 29  # the fan total of the win the pending decision offers, -1 for n
 CAN_DOUBLE = 30  # the pending decision may 加倍 instead of winning
 MAY_MELD = 31  # a turn may make a kong (it drew a tile); a discard may be claimed (the wall is not empty)
 WIN_FLAGS = 32  # the win context flags of the win on offer (kernels.fan_ids)
-TABLE_FIELDS = 33
+OUT_OF_PLAY = 33  # index in the wall of the next out-of-play tile (after the tiles in play): the extra draws'
+WIN_POINTS = 34  # the points of the win on offer (scoring = "challenge"; 0 elsewhere)
+TABLE_FIELDS = 35
 
 
 class State(NamedTuple):
@@ -86,6 +92,7 @@ class State(NamedTuple):
     table: np.ndarray
     discarded: np.ndarray
     after_ready: np.ndarray
+    bonus: np.ndarray
 
 
 class Work(NamedTuple):
@@ -102,6 +109,8 @@ class Work(NamedTuple):
     check_counts: np.ndarray  # int64 (2, 34): the validating mode's tile counts
     legal: np.ndarray  # int64 (MAX_LEGAL,): the legal actions of the pending decision (``legal_actions``)
     no_tiles: np.ndarray  # int8 (34,) zeros: what a numba player sees of a hand it may not see
+    challenge_fans: np.ndarray  # the challenge evaluator's work array (``kernels.fans.challenge.new_work``)
+    score: np.ndarray  # int64 (4,): the challenge evaluator's result (points, total, 役满, total before the cap)
 
 
 def new_work() -> Work:
@@ -109,7 +118,7 @@ def new_work() -> Work:
         np.zeros((6, 10), np.int16), np.zeros(N_KINDS, np.int64), np.zeros(N_KINDS, np.int8),
         np.zeros(N_KINDS, np.int64), np.zeros(N_KINDS, np.int64), new_fan_work(), np.zeros(2, np.uint64),
         np.zeros(2, np.int64), np.zeros((2, N_KINDS), np.int64), np.zeros(MAX_LEGAL, np.int64),
-        np.zeros(N_KINDS, np.int8),
+        np.zeros(N_KINDS, np.int8), new_challenge_work(), np.zeros(RESULT_FIELDS, np.int64),
     )
 
 
@@ -128,12 +137,13 @@ def new_state():
         np.zeros(TABLE_FIELDS, np.int64),
         np.zeros((2, N_KINDS), np.int8),
         np.zeros((2, N_KINDS), np.int8),
+        np.zeros(N_KINDS, np.int8),
     )
 
 
 @njit(cache=True, _nrt=False)
 def reset_state(state):
-    hands, melds, visible, table, discarded, after_ready = state
+    hands, melds, visible, table, discarded, after_ready, bonus = state
     # Element loops, not slice assignments: this kernel runs without numba's reference counting.
     for seat in range(2):
         for kind in range(N_KINDS):
@@ -145,6 +155,7 @@ def reset_state(state):
             melds[seat, index, 1] = 0
     for kind in range(N_KINDS):
         visible[kind] = 0
+        bonus[kind] = 0
     for field in range(TABLE_FIELDS):
         table[field] = 0
     table[READY_TURN] = -1
@@ -176,7 +187,23 @@ MAX_DOUBLES = 1  # 加倍 limit (a large number for "unlimited")
 READY_REQUIRES_CONCEALED = 2
 WALL_TILES = 3  # tiles in the wall, flowers included
 HAS_FLOWERS = 4
-SETTINGS_FIELDS = 5
+SCORING = 5  # the evaluator: SCORING_MCR (kernels/fans/mcr.py) or SCORING_CHALLENGE (kernels/fans/challenge.py)
+ALL_SUITS = 6  # 1 when the tile set has 筒 and 条 (erren-challenge): shanten and win checks read every suit
+TILES_IN_PLAY = 7  # the first this many tiles of the shuffled wall are played; the rest are out of play
+BONUS_TILES = 8  # tiles turned face up after the deal (004's 花牌)
+EXTRA_DRAWS = 9  # draws from the out-of-play tiles for a declared-ready hand after an exhausted wall
+READY_ON_FIRST_DRAW = 10  # 1: the non-dealer's 天听 is declared on its first draw (004), not after the deal
+FAN_CAP, PER_FAN_STEP, PER_LIMIT = 11, 12, 13  # the challenge evaluator's points ([points])
+SETTINGS_FIELDS = 14
+SCORING_MCR, SCORING_CHALLENGE = 0, 1
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def hand_shanten(hand, n_melds, rules, scratch):
+    """The shanten of a concealed hand (standard and seven pairs), on the fast 万-and-honours path when the
+    tile set has no other suit."""
+    return _hand_shanten(hand, n_melds, rules.suit_table, rules.honour_table, 0, rules.settings[ALL_SUITS] == 0,
+                         scratch)
 
 
 # The legality of every decision: what the players choose from and the validating mode checks.
@@ -184,8 +211,8 @@ SETTINGS_FIELDS = 5
 
 @njit(cache=True, inline="always", _nrt=False)
 def chow_possible(hand, low, tile):
-    """The hand holds the two tiles other than `tile` of the 万 chow starting at `low`."""
-    if low < 0 or low + 2 > 8 or tile < low or tile > low + 2:
+    """The hand holds the two tiles other than `tile` of the chow starting at `low` (a suit's 1-7)."""
+    if low < 0 or low >= HONOR_START or low % SUIT_SIZE > SUIT_SIZE - 3 or tile < low or tile > low + 2:
         return False
     for kind in range(low, low + 3):
         if kind != tile and hand[kind] == 0:
@@ -250,7 +277,7 @@ def is_legal_claim(action, seat, tile, win_allowed, can_double, may_claim, state
     if code == KONG:
         return hands[seat, tile] >= 3 and wall_left(table) > 0
     if code == CHOW:
-        return tile < 9 and chow_possible(hands[seat], action_tile(action), tile)
+        return chow_possible(hands[seat], action_tile(action), tile)
     return False
 
 
@@ -262,7 +289,7 @@ def ready_after_discard(seat, tile, state, rules, scratch):
         return False
     hand = hands[seat]
     hand[tile] -= 1
-    ready = _hand_shanten(hand, table[N_MELDS + seat], rules.suit_table, rules.honour_table, 0, True, scratch) == 0
+    ready = hand_shanten(hand, table[N_MELDS + seat], rules, scratch) == 0
     hand[tile] += 1
     return ready
 
@@ -300,8 +327,8 @@ def legal_actions(state, rules, scratch, out):
     if decision == DECISION_TURN:
         # A hand of 3k+2 tiles is as far from ready as its best discard leaves it: at most one shanten test
         # for the whole hand, not one per discard, when no discard can leave it ready.
-        may_ready = may_declare_ready(seat, table, rules.settings[READY_REQUIRES_CONCEALED] != 0) and _hand_shanten(
-            hand, table[N_MELDS + seat], rules.suit_table, rules.honour_table, 0, True, scratch
+        may_ready = may_declare_ready(seat, table, rules.settings[READY_REQUIRES_CONCEALED] != 0) and hand_shanten(
+            hand, table[N_MELDS + seat], rules, scratch
         ) <= 0
         kong_room = may_meld and wall_left(table) > 0 and table[N_MELDS + seat] < 4
         for kind in range(N_KINDS):
@@ -330,7 +357,7 @@ def legal_actions(state, rules, scratch, out):
         out[n] = encode(KONG, tile)
         n += 1
     for low in range(max(0, tile - 2), tile + 1):
-        if tile < 9 and chow_possible(hand, low, tile):
+        if chow_possible(hand, low, tile):
             out[n] = encode(CHOW, low)
             n += 1
     return n
