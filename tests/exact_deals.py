@@ -110,15 +110,22 @@ def _combine_groups(a, a_weights, b, b_weights, max_tiles):
 
 
 @functools.cache
+def _all_suits_hands(max_tiles: int):
+    """Every hand of at most `max_tiles` tiles of the 136 as (keys, weights): the three suits and the honours
+    combined. One enumeration serves the 13- and the 14-tile distributions."""
+    tables = kernels.load_tables()
+    suit, suit_weights = _value_groups(WAN_KINDS, tables.suit, max_tiles)
+    honours, honour_weights = _value_groups(HONOUR_KINDS, tables.honors, max_tiles)
+    two, two_weights = _combine_groups(suit, suit_weights, suit, suit_weights, max_tiles)
+    three, three_weights = _combine_groups(two, two_weights, suit, suit_weights, max_tiles)
+    return _combine_groups(three, three_weights, honours, honour_weights, max_tiles)
+
+
+@functools.cache
 def initial_shanten_distribution_all_suits(n_tiles: int) -> np.ndarray:
     """P(shanten = s) for a uniform `n_tiles`-tile hand of the 136 tiles, standard form and seven pairs
     (the engine's shanten), indexed by s + 1."""
-    tables = kernels.load_tables()
-    suit, suit_weights = _value_groups(WAN_KINDS, tables.suit, n_tiles)
-    honours, honour_weights = _value_groups(HONOUR_KINDS, tables.honors, n_tiles)
-    two, two_weights = _combine_groups(suit, suit_weights, suit, suit_weights, n_tiles)
-    three, three_weights = _combine_groups(two, two_weights, suit, suit_weights, n_tiles)
-    hand, hand_weights = _combine_groups(three, three_weights, honours, honour_weights, n_tiles)
+    hand, hand_weights = _all_suits_hands(max(n_tiles, 14))
     whole = hand[:, 0] == n_tiles
     hand, hand_weights = hand[whole], hand_weights[whole]
     standard = hand[:, 1 + 2 * 4 + 1]  # four sets and the pair

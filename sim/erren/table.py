@@ -198,12 +198,19 @@ SETTINGS_FIELDS = 14
 SCORING_MCR, SCORING_CHALLENGE = 0, 1
 
 
+@njit(cache=True, _nrt=False)
+def _all_suits_shanten(hand, n_melds, suit_table, honour_table, scratch):
+    return _hand_shanten(hand, n_melds, suit_table, honour_table, 0, False, scratch)
+
+
 @njit(cache=True, inline="always", _nrt=False)
 def hand_shanten(hand, n_melds, rules, scratch):
-    """The shanten of a concealed hand (standard and seven pairs), on the fast 万-and-honours path when the
-    tile set has no other suit."""
-    return _hand_shanten(hand, n_melds, rules.suit_table, rules.honour_table, 0, rules.settings[ALL_SUITS] == 0,
-                         scratch)
+    """The shanten of a concealed hand (standard and seven pairs): inlined on the fast 万-and-honours path,
+    a call for a tile set of three suits. Inlining the three-suit path too would double the compiled size
+    of every player decision (and the engine's compile time) for the one ruleset that needs it."""
+    if rules.settings[ALL_SUITS] == 0:
+        return _hand_shanten(hand, n_melds, rules.suit_table, rules.honour_table, 0, True, scratch)
+    return _all_suits_shanten(hand, n_melds, rules.suit_table, rules.honour_table, scratch)
 
 
 # The legality of every decision: what the players choose from and the validating mode checks.
