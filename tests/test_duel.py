@@ -89,8 +89,10 @@ def test_headline_writes_the_results_readme_from_its_runs(mjsim, tmp_path):
     code, out, _ = mjsim("headline", "--deals", "1000", "--league-walls", "50", "--results", str(tmp_path))
     text = (tmp_path / "README.md").read_text(encoding="utf-8")
     assert code == 0 and str(tmp_path / "README.md") in out
-    for heading in ("Fan frequencies: `erren`", "Fan frequencies: `erren-classic`", "富贵豆 per deal", "League of the four"):
+    for heading in ("Fan frequencies: `erren`", "Fan frequencies: `erren-classic`", "Fan frequencies: `erren-challenge`",
+                    "富贵豆 per deal", "League of the four"):
         assert heading in text
+    assert "points on average" in text  # erren-challenge's wins are priced in points
     assert "| greedy |" in text and "mjsim headline" in text
     assert (tmp_path / "headline-erren" / "fan_frequency.parquet").is_file()
 
