@@ -84,6 +84,19 @@ def _split_cost(table_a, row_a, table_b, row_b, n_sets):
     return best
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def _hand_groups(counts):
+    """(rows of 万, 筒, 条 and honours, pairs, singles) of a hand of all 34 kinds, for the kernels that change
+    one group at a time."""
+    man, pairs, singles = _index_and_tally(counts, 0, 9)
+    pin, pin_pairs, pin_singles = _index_and_tally(counts, PIN_START, 9)
+    sou, sou_pairs, sou_singles = _index_and_tally(counts, SOU_START, 9)
+    honor, honor_pairs, honor_singles = _index_and_tally(counts, HONOR_START, 7)
+    pairs += pin_pairs + sou_pairs + honor_pairs
+    singles += pin_singles + sou_singles + honor_singles
+    return man, pin, sou, honor, pairs, singles
+
+
 MAN_PIN, SOU_HONOR = 4, 5  # scratch rows; rows 0-3 hold "the other three groups" of each group
 
 
@@ -162,12 +175,7 @@ def _distances_after_draw(counts, n_melds, candidates, suit, honors, scratch, di
     once per group, and each candidate costs one table row and one split. `scratch`: int16 (6, 10).
     """
     n_sets = MAX_SETS - n_melds
-    man, pairs, singles = _index_and_tally(counts, 0, 9)
-    pin, pin_pairs, pin_singles = _index_and_tally(counts, PIN_START, 9)
-    sou, sou_pairs, sou_singles = _index_and_tally(counts, SOU_START, 9)
-    honor, honor_pairs, honor_singles = _index_and_tally(counts, HONOR_START, 7)
-    pairs += pin_pairs + sou_pairs + honor_pairs
-    singles += pin_singles + sou_singles + honor_singles
+    man, pin, sou, honor, pairs, singles = _hand_groups(counts)
     rows = (man, pin, sou, honor)
     only_man_and_honours = pin == 0 and sou == 0
     others_ready = False
@@ -219,12 +227,7 @@ def _distances_after_discard(counts, n_melds, suit, honors, scratch, distances):
     for a hand of 3k+2 tiles; returns the lowest. As ``_distances_after_draw``, only the discarded tile's
     group changes, so each kind costs one table row and one split instead of a whole shanten."""
     n_sets = MAX_SETS - n_melds
-    man, pairs, singles = _index_and_tally(counts, 0, 9)
-    pin, pin_pairs, pin_singles = _index_and_tally(counts, PIN_START, 9)
-    sou, sou_pairs, sou_singles = _index_and_tally(counts, SOU_START, 9)
-    honor, honor_pairs, honor_singles = _index_and_tally(counts, HONOR_START, 7)
-    pairs += pin_pairs + sou_pairs + honor_pairs
-    singles += pin_singles + sou_singles + honor_singles
+    man, pin, sou, honor, pairs, singles = _hand_groups(counts)
     rows = (man, pin, sou, honor)
     only_man_and_honours = pin == 0 and sou == 0
     if not only_man_and_honours:
@@ -285,14 +288,82 @@ def _waits_many(counts, n_melds, suit, honors, out):
             out[hand, kind] = distances[kind] == 0
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def _best_split_columns(table, row, others, others_row, base, n_sets, columns):
+    """The columns of a group's row that lie on one of the hand's best splits, each with the value it must
+    fall below for the hand's distance to drop under `base`: base less the other groups' cost of the
+    complementary column. They go to columns[TIGHT + i] (the column) and columns[i] (the value); returns
+    how many."""
+    n_tight = 0
+    for sets in range(n_sets + 1):
+        for pairs in range(2):
+            column = 2 * sets + pairs
+            below = base - others[others_row, 2 * (n_sets - sets) + 1 - pairs]
+            if table[row, column] <= below:
+                columns[n_tight], columns[TIGHT + n_tight] = below, column
+                n_tight += 1
+    return n_tight
+
+
+TIGHT = 10  # _ukeire_one's work array: the values in its first 10 slots, their columns in the next 10
+
+
 @njit(cache=True, _nrt=False)
-def _ukeire_one(counts, n_melds, live, suit, honors, scratch, distances):
-    """(distance, ukeire) of a hand of 3k+1 tiles; only kinds with live copies are tried."""
-    base = _distances_after_draw(counts, n_melds, live, suit, honors, scratch, distances)
+def _ukeire_one(counts, n_melds, live, suit, honors, scratch, columns):
+    """(distance, ukeire) of a hand of 3k+1 tiles; only kinds with live copies are tried.
+
+    A draw changes only its own group's row, and lowers each column of it by one at most, so it lowers
+    the hand's distance only through a column on one of the hand's best splits. Each group's few such
+    columns are found once; a draw then compares its new row with them instead of splitting the whole
+    hand again (the result is the same: tests/test_shanten.py checks it against the definition).
+    `columns`: an int64 work array of at least 20 entries."""
+    n_sets = MAX_SETS - n_melds
+    man, pin, sou, honor, pairs, singles = _hand_groups(counts)
+    rows = (man, pin, sou, honor)
+    only_man_and_honours = pin == 0 and sou == 0
+    others_ready = False
+    if only_man_and_honours:
+        base = _split_cost(suit, man, honors, honor, n_sets)
+    else:
+        others_ready = True
+        base = _combine_others(suit, honors, man, pin, sou, honor, n_sets, scratch)
+    seven_allowed = n_melds == 0
+    if seven_allowed:
+        base = min(base, _seven_pairs_from_tally(pairs, singles))
+    # seven pairs after the draw of a kind held once or three times (a pair more), or held twice or not at all
+    seven_odd = seven_allowed and _seven_pairs_from_tally(pairs + 1, singles - 1) < base
+    seven_even = seven_allowed and _seven_pairs_from_tally(pairs, singles + 1) < base
     total = 0
-    for kind in range(N_KINDS):
-        if distances[kind] < base:
-            total += live[kind]
+    for group in range(4):
+        start, size = 9 * group, 7 if group == 3 else 9
+        drawable = False
+        for kind in range(start, start + size):
+            drawable = drawable or (counts[kind] < 4 and live[kind] > 0)
+        if not drawable:
+            continue
+        table = honors if group == 3 else suit
+        if only_man_and_honours and group == 0:
+            n_tight = _best_split_columns(suit, man, honors, honor, base, n_sets, columns)
+        elif only_man_and_honours and group == 3:
+            n_tight = _best_split_columns(honors, honor, suit, man, base, n_sets, columns)
+        else:
+            if not others_ready:
+                others_ready = True
+                _combine_others(suit, honors, man, pin, sou, honor, n_sets, scratch)
+            n_tight = _best_split_columns(table, rows[group], scratch, group, base, n_sets, columns)
+        scale = 1
+        for kind in range(start, start + size):
+            count = counts[kind]
+            if count < 4 and live[kind] > 0:
+                row = rows[group] + scale
+                lowers = seven_odd if count & 1 else seven_even
+                for index in range(n_tight):
+                    if lowers:
+                        break
+                    lowers = table[row, columns[TIGHT + index]] < columns[index]
+                if lowers:
+                    total += live[kind]
+            scale *= 5
     return base, total
 
 

@@ -16,6 +16,7 @@ import kernels
 from analysis.rooms import RoomsError
 from analysis.tables import OutputPathError, write_text_atomically
 from kernels.tiles import TILE_SETS
+from sim.challenge_levels import LevelsError
 from sim.notation import NotationError, parse_hand, parse_tiles
 from sim.player_text import PlayerError
 from sim.ruleset import RulesetError
@@ -37,6 +38,7 @@ LARGEST_SHARD = 1_000_000  # deals held in memory at once per worker
 LARGEST_SESSION = 100_000  # a replay plays its whole session up to the deal
 LARGEST_DUEL = 10**8  # walls of a duel or league, held in memory
 LARGEST_SIMULATED = 10**9  # economics: horizon x players simulated at once
+LARGEST_RUNS = 10**7  # campaign runs: their rows are held in memory
 
 
 def _within(name: str, value: int, low: int, high: int) -> None:
@@ -448,6 +450,47 @@ def league(
         typer.echo(f"{row.player} beats {row.opponent}: z = {row.z:.1f}")
 
 
+@app.command()
+def challenge(
+    levels: Annotated[Path | None, typer.Option(help="A levels file (default sim/erren/challenge_levels.toml: its figures are assumptions).")] = None,
+    players: Annotated[str, typer.Option(help="The player and the computer, e.g. 'greedy,greedy' or 'value:speed=6,greedy'.")] = "greedy,greedy",
+    runs: Annotated[int, typer.Option(help="Runs of the campaign, each from level 1 to its end.")] = 2_000,
+    seed: Annotated[int, typer.Option(help="Seed; run r is a pure function of (seed, r).")] = 1,
+    ruleset: Annotated[str, typer.Option(help="A scoring = 'challenge' ruleset id or .toml file.")] = "erren-challenge",
+    effects: Annotated[bool, typer.Option("--effects/--no-effects", help="Also play the runs without each assist, on the same seeds.")] = True,
+    out: Annotated[Path | None, typer.Option(help="Output directory (default results/challenge-<ruleset>-<player>-v-<computer>-seed<seed>-runs<runs>).")] = None,
+    workers: Annotated[int, typer.Option(help="Worker processes (0: one per core).")] = 0,
+    validate: Annotated[bool, typer.Option("--validate", help="Check the table after every action of every deal (slower); violations are counted in the tables.")] = False,
+):
+    """004's 闯关 campaign: the share of runs clearing each level (Wilson intervals), the deals each level takes, the
+    score at its end, and what each assist does; written as Parquet."""
+    from sim import challenge as challenges
+    from sim.challenge_levels import DEFAULT_LEVELS, load_levels
+    from sim.player_text import split_players
+    from sim.progress import progress_bar
+    from sim.ruleset import load_ruleset
+
+    _within("--runs", runs, 1, LARGEST_RUNS)
+    _within("--seed", seed, 0, LARGEST_SEED)
+    if workers < 0:
+        raise UserError("--workers must not be negative")
+    chosen = challenges.parse_players(players)
+    chosen.close()
+    config = challenges.ChallengeConfig(ruleset, str(levels or DEFAULT_LEVELS), tuple(chosen.names), runs, seed, effects)
+    challenges.check_ruleset(load_ruleset(ruleset))
+    n_variants = len(challenges.variants(load_levels(config.levels), effects))
+    directory = out if out is not None else challenges.default_directory(config)
+    challenges.check_directory(directory, config)
+    with progress_bar("runs", runs * n_variants) as advance:
+        result = challenges.play(config, workers, progress=advance, validate=validate)
+    paths = challenges.write(result, directory, config)
+    player, computer = split_players(players)  # as given: parameters left at their defaults are not shown
+    typer.echo(f"{runs:,} runs of {player} (the player) against {computer} (the computer) on {ruleset}, seed {seed}: "
+               f"{result.deals:,} deals in {result.seconds:.0f} s")
+    typer.echo(result.text(), nl=False)
+    typer.echo(f"written: {', '.join(str(path) for path in paths)}")
+
+
 @app.command(name="rules")
 def rules_table(
     ruleset: Annotated[str, typer.Argument(help="Ruleset id (erren, erren-classic, erren-challenge, liangmen-xuezhan, sanren-liangfang) or a ruleset .toml file.")],
@@ -472,7 +515,7 @@ def main() -> None:
             raise typer.Abort()
     except (
         UserError, NotationError, kernels.InvalidHandError, RulesetError, ScoringError, PlayerError, RunError, RoomsError,
-        OutputPathError, OSError,
+        OutputPathError, LevelsError, OSError,
     ) as error:
         typer.echo(f"error: {error}", err=True)
         sys.exit(2)

@@ -72,6 +72,9 @@ SETTING_MEANINGS = {
     "tiles_in_play": "tiles each deal plays of the shuffled set; the rest are out of play, unseen",
     "bonus_tiles": "tiles turned face up after the deal (004's 花牌): 1 fan for each of the winner's tiles of that kind",
     "extra_draws": "after an exhausted wall, the declared-ready player draws up to this many out-of-play tiles",
+    "start_exchange": "起始换牌 (an assist of the 闯关 levels): after the deal the player (seat 0) exchanges tiles of its hand for out-of-play tiles in order",
+    "pick_chance": "搓牌 (an assist): the chance, at each of the player's draws from the wall, that it takes a tile of its choice from the wall or the out-of-play tiles instead",
+    "pung_offer_chance": "换刻子 (an assist): the chance, at each of the player's draws, that it is offered three copies of one kind for three tiles of its hand",
     "non_dealer_heavenly_ready": "when the non-dealer may declare 天听: `after_deal` (before its first draw) or `first_draw` (on its first draw, throwing the tile drawn)",
 }
 POINTS_ROWS = {
@@ -371,6 +374,30 @@ def markdown_rooms(path: Path) -> str:
     return _table(["room", "stake", "fee (台费)", "entry"], rows)
 
 
+def markdown_levels(path: Path) -> str:
+    """The 闯关 campaign of a levels file (sim/erren/challenge_levels.toml): figures and assists per level."""
+    from sim.challenge_levels import load_levels
+
+    levels = load_levels(path)
+    rows = []
+    for number, level in enumerate(levels.levels, 1):
+        assists = []
+        if level.start_exchange:
+            assists.append("起始换牌")
+        if level.extra_draws is not None:
+            assists.append(f"{level.extra_draws} extra draws")
+        if level.pick_chance:
+            assists.append(f"搓牌 {level.pick_chance:.0%} a draw")
+        if level.pung_offer_chance:
+            assists.append(f"换刻子 {level.pung_offer_chance:.0%} a draw")
+        if level.computer_wins_free:
+            assists.append("the computer's wins cost nothing")
+        rows.append([str(number), level.name, f"{level.bet:,}", f"{level.pass_score:,}", ", ".join(assists) or "—"])
+    return (f"Start score {levels.start_score:,}; a level still open after {levels.max_deals_per_level:,} deals is not "
+            "cleared. **These figures are assumptions** (004 gives none).\n\n"
+            + _table(["level", "name", "bet (押分)", "pass score (过关分数)", "assists"], rows))
+
+
 def _ruleset_section(make):
     return lambda path: make(load_ruleset(str(path)))
 
@@ -382,6 +409,7 @@ SECTIONS = {
     "fans": _ruleset_section(markdown_fans),
     "index": markdown_index,
     "rooms": markdown_rooms,
+    "levels": markdown_levels,
 }
 MARKER = re.compile(
     r"(?P<begin><!-- generated from (?P<path>[^:>]+): (?P<section>[a-z ]+) -->\n)(?P<body>.*?)(?P<end><!-- end generated -->)",

@@ -42,7 +42,12 @@ OPTIONAL_SWITCHES = {
     # when the non-dealer may declare 天听: "after_deal" (before its first draw, 000/001) or "first_draw"
     # (on its first draw, throwing the tile drawn: 004)
     "non_dealer_heavenly_ready": (str, "after_deal"),
+    # 004's assists for the player (seat 0) in the 闯关 levels, off in a plain deal (docs/rules/erren-challenge.md):
+    "start_exchange": (bool, False),  # 起始换牌: after the deal the player exchanges tiles for out-of-play ones
+    "pick_chance": ((int, float), 0.0),  # 搓牌: the chance, at each of the player's draws, to take a tile it picks
+    "pung_offer_chance": ((int, float), 0.0),  # 换刻子: the chance, at each draw, of an offer of three of a kind
 }
+ASSIST_CHANCES = ("pick_chance", "pung_offer_chance")
 SCORINGS = ("mcr", "challenge")
 HEAVENLY_READY_TIMES = ("after_deal", "first_draw")
 POINTS_KEYS = ("fan_cap", "per_fan_step", "per_limit")
@@ -148,6 +153,9 @@ class Ruleset:
     bonus_tiles: int = 0  # tiles turned face up after the deal (004's 花牌)
     extra_draws: int = 0  # draws after an exhausted wall for a declared-ready hand (004)
     non_dealer_heavenly_ready: str = "after_deal"  # when the non-dealer may declare 天听: "after_deal" or "first_draw" (004)
+    start_exchange: bool = False  # 004's assists for seat 0, the player: 起始换牌,
+    pick_chance: float = 0.0  # 搓牌 at each draw with this chance,
+    pung_offer_chance: float = 0.0  # and 换刻子 offered at each draw with this chance
     points: Points | None = None  # scoring = "challenge": the price of a win
     is_limit: np.ndarray | None = field(default=None, repr=False)  # bool (N_FANS,): the 役满 (all False but in scoring = "challenge")
 
@@ -355,6 +363,9 @@ def parse_ruleset(data: dict, source: str = "", where: str = "ruleset") -> Rules
         bonus_tiles=settings.get("bonus_tiles", 0),
         extra_draws=settings.get("extra_draws", 0),
         non_dealer_heavenly_ready=settings.get("non_dealer_heavenly_ready", "after_deal"),
+        start_exchange=settings.get("start_exchange", False),
+        pick_chance=settings.get("pick_chance", 0.0),
+        pung_offer_chance=settings.get("pung_offer_chance", 0.0),
         points=settings.get("points"),
         is_limit=limits,
     )
@@ -400,6 +411,14 @@ def _erren_settings(switches: dict, data: dict, fail) -> dict:
     for key in ("bonus_tiles", "extra_draws"):
         if not 0 <= chosen[key] <= LARGEST_DRAWS:
             fail(f"[ruleset] {key} = {chosen[key]} must be 0-{LARGEST_DRAWS}")
+    for key in ASSIST_CHANCES:
+        if isinstance(chosen[key], bool) or not 0 <= chosen[key] <= 1:
+            fail(f"[ruleset] {key} = {chosen[key]!r} must be a chance from 0 to 1")
+        chosen[key] = float(chosen[key])
+    assisted = chosen["start_exchange"] or any(chosen[key] > 0 for key in ASSIST_CHANCES)
+    if assisted and (switches["flowers"] or not 0 < chosen["tiles_in_play"] < in_set):
+        fail("[ruleset] the assists (start_exchange, pick_chance, pung_offer_chance) need out-of-play tiles "
+             "(tiles_in_play below the set) and no flowers")
     points = data.get("points")
     if chosen["scoring"] == "challenge":
         if not isinstance(points, dict):

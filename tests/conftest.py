@@ -3,6 +3,7 @@ line run in-process, and small hand-made deal records."""
 
 import importlib.util
 import inspect
+import os
 import sys
 from pathlib import Path
 
@@ -27,6 +28,41 @@ def _compiled_naive():
         if function.__module__ == module.__name__:
             setattr(module, name, numba.njit(function))
     return module
+
+
+# On a cold numba cache most of the suite's time is the two engines compiling (minutes each, on one core).
+# pytest-xdist hands the files out largest first, so both workers may start on erren files and compile the
+# erren engine side by side while nobody compiles the 血战 one. In a run of the suite on two or more workers,
+# the first worker brings in the erren engine and the second the 血战 engine before their first test, so the
+# two compile at once; each then finds the other's in the cache (or the parts of it already written). The
+# calls are the tests' own (same types: nothing extra is compiled); on a warm cache they only load.
+def _erren_engine():
+    from sim.erren import engine
+    from sim.ruleset import load_ruleset
+
+    engine.play(load_ruleset("erren"), engine.Players.parse("greedy,greedy"), seed=1, n_deals=2)
+
+
+def _xuezhan_engine():
+    from sim.families import family_of
+    from sim.ruleset import load_ruleset
+
+    ruleset = load_ruleset("liangmen-xuezhan")
+    family = family_of(ruleset)
+    family.engine.play(ruleset, family.parse_players(["greedy"] * 4, 4), 1, 2)
+
+
+ENGINE_OF_WORKER = {"gw0": _erren_engine, "gw1": _xuezhan_engine}
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _engines_compiled_on_different_workers(request):
+    bring_in = ENGINE_OF_WORKER.get(os.environ.get("PYTEST_XDIST_WORKER", ""))
+    if bring_in is not None and len({item.path for item in request.session.items}) >= 10:
+        try:
+            bring_in()
+        except Exception:  # noqa: BLE001  (the tests that play it report the failure)
+            pass
 
 
 @pytest.fixture(scope="session")

@@ -1,7 +1,8 @@
 """The deals of erren-challenge (004's 闯关 game, docs/rules/erren-challenge.md) as a specification: the
 validating mode over every pairing of the built-in players, the initial hands from 136 tiles against their
 exact shanten distribution, the bonus tile, the extra draws, points as the money, and the commands that
-play deals. The event logs are replayed on the independent twin in tests/test_challenge_replay.py."""
+play deals (that a run split in two is the same run is in tests/test_engine.py, with the other 二人
+rulesets). The event logs are replayed on the independent twin in tests/test_challenge_replay.py."""
 
 import itertools
 
@@ -199,15 +200,6 @@ def test_heavenly_ready_is_declared_with_the_first_discard_or_on_the_non_dealers
     assert set(declarations["thrown drawn"]) == {engine.EV_HEAVENLY_READY}
     assert set(declarations["thrown other"]) <= {engine.EV_READY}
     assert all(len(found) >= 3 for found in declarations.values() if found is not declarations["thrown other"])
-
-
-def test_a_run_is_the_same_however_it_is_split(ruleset):
-    players = engine.Players.parse("value,defensive")
-    whole = engine.play(ruleset, players, seed=9, n_deals=400)
-    part = engine.play(ruleset, players, seed=9, n_deals=150, first_deal=200)
-    for name, column in part.columns.items():
-        assert np.array_equal(column, whole.columns[name][200:350]), name
-    assert np.array_equal(part.fans, whole.fans[200:350])
 
 
 # ------------------------------------------------------------------------------ money and commands

@@ -120,7 +120,9 @@ def test_a_complete_initial_hand_is_a_heavenly_win_for_greedy(ruleset):
 # ------------------------------------------------------------------------------ reproducibility
 
 
-def test_a_deal_depends_only_on_seed_and_index_however_a_run_is_split(ruleset):
+@pytest.mark.parametrize("name", [*RULESETS, "erren-challenge"])
+def test_a_deal_depends_only_on_seed_and_index_however_a_run_is_split(name):
+    ruleset = load_ruleset(name)
     players = engine.Players.parse("value,defensive")
     whole = engine.play(ruleset, players, seed=9, n_deals=400)
     part = engine.play(ruleset, players, seed=9, n_deals=150, first_deal=200)

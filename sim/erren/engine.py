@@ -28,7 +28,9 @@ The ruleset's switches (``rules.settings``, slots in ``sim.erren.table``) give 0
 (`erren-challenge`) from the same steps: all 136 tiles shuffled with only the first TILES_IN_PLAY played,
 bonus tiles turned face up from the back after the deal, the non-dealer's 天听 on its first draw, extra
 draws from the out-of-play tiles for the first declared-ready seat after an exhausted wall, and its own
-evaluator and points (``sim.erren.win_value``).
+evaluator and points (``sim.erren.win_value``). The switches of its 闯关 levels give seat 0, the player,
+004's assists (``sim.erren.assists``: 起始换牌 after the deal, 换刻子 and 搓牌 at its draws), whose random
+choices come from a third stream, (seed, 3, deal); ``sim.erren.campaign`` plays the levels.
 
 Each deal also leaves an event log (``events``: one row per event, row 0 holds the count) that ``mjsim
 replay`` prints and the tests replay independently. The validating mode re-checks the table after every
@@ -89,6 +91,7 @@ from sim.actions import (
     encode,
 )
 from sim.deal_rules import Rules, deal_rules
+from sim.erren import assists
 from sim.erren import players as heuristics
 from sim.erren.observation import Observation, numba_observation
 from sim.erren.players import shanten_of
@@ -96,8 +99,10 @@ from sim.erren.table import (
     ACTOR,
     ALL_SUITS,
     ANY_MELD,
+    ASSIST_STREAM,
     BONUS_TILES,
     CAN_DOUBLE,
+    CHANCE_SCALE,
     CLAIMED_MELDS,
     DEALER,
     DEALER_DISCARDS,
@@ -119,6 +124,8 @@ from sim.erren.table import (
     OUT_OF_PLAY,
     PER_FAN_STEP,
     PER_LIMIT,
+    PICK_CHANCE,
+    PUNG_OFFER_CHANCE,
     READY,
     READY_ON_FIRST_DRAW,
     READY_REQUIRES_CONCEALED,
@@ -128,6 +135,7 @@ from sim.erren.table import (
     SCORING_MCR,
     SETTINGS_FIELDS,
     SOURCE,
+    START_EXCHANGE,
     STEP,
     TILES_IN_PLAY,
     TURN,
@@ -188,8 +196,9 @@ RECORD_COLUMNS = (
 EVENT_NAMES = (
     "deal", "draw", "replacement", "discard", "ready", "heavenly ready", "chow", "pong", "kong",
     "concealed kong", "added kong", "double", "self-drawn win", "win on discard", "robs the kong", "wall empty",
-    "bonus tile", "extra draw",
+    "bonus tile", "extra draw", *assists.ASSIST_EVENT_NAMES,  # the assists' codes follow (sim.erren.assists)
 )
+assert assists.EV_EXCHANGE_GIVES == EV_EXTRA_DRAW + 1 and len(EVENT_NAMES) == assists.EV_PUNG_GIVES + 1
 MAX_EVENTS = 400
 
 # Violations the validating mode records (the first per deal).
@@ -474,6 +483,7 @@ def _open_deal(deal, dealer, seed, template, wall, rules, state, work, events, r
     shuffle_in_place(stream, wall)
     streams[0] = stream_state(seed, 1, deal)
     streams[1] = stream_state(seed, 2, deal)
+    streams[ASSIST_STREAM] = stream_state(seed, assists.ASSIST_STREAM_CHANNEL, deal)
 
     other = 1 - dealer
     table[DEALER] = dealer
@@ -503,6 +513,10 @@ def _open_deal(deal, dealer, seed, template, wall, rules, state, work, events, r
         state.bonus[tile] += 1
         visible[tile] += 1
         _log(events, EV_BONUS, -1, tile)
+    if settings[START_EXCHANGE] != 0:
+        received = assists.start_exchange(assists.ASSISTED_SEAT, wall, state, rules, work, events)
+        if dealer == assists.ASSISTED_SEAT and hands[dealer, last_received] == 0:
+            last_received = received  # the tile its 天胡 would be won on must be one it holds
     for seat in range(2):
         record[R_INITIAL_SHANTEN + seat] = shanten_of(hands[seat], 0, rules, work.shanten_scratch)
     table[TURN] = 1
@@ -671,6 +685,9 @@ def _pass_and_draw(seat, may_claim, wall, rules, state, work, events, record, fa
     table[TURN] += 1
     if seat != table[DEALER]:
         table[NON_DEALER_DRAWS] += 1
+    settings = rules.settings
+    if seat == assists.ASSISTED_SEAT and (settings[PICK_CHANCE] != 0 or settings[PUNG_OFFER_CHANCE] != 0):
+        assists.at_draw(seat, wall, state, rules, work, events)
     drawn, source = _draw(seat, False, wall, state, events)
     if drawn < 0:
         _over(record, fans, wall, state, rules, work, events, validate)
@@ -1196,6 +1213,9 @@ def kernel_rules(ruleset: Ruleset) -> tuple[Rules, np.ndarray]:
     settings[BONUS_TILES] = ruleset.bonus_tiles
     settings[EXTRA_DRAWS] = ruleset.extra_draws
     settings[READY_ON_FIRST_DRAW] = int(ruleset.non_dealer_heavenly_ready == "first_draw")
+    settings[START_EXCHANGE] = int(ruleset.start_exchange)
+    settings[PICK_CHANCE] = round(ruleset.pick_chance * CHANCE_SCALE)
+    settings[PUNG_OFFER_CHANCE] = round(ruleset.pung_offer_chance * CHANCE_SCALE)
     if ruleset.points is not None:
         settings[FAN_CAP], settings[PER_FAN_STEP] = ruleset.points.fan_cap, ruleset.points.per_fan_step
         settings[PER_LIMIT] = ruleset.points.per_limit

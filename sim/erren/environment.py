@@ -37,6 +37,7 @@ from sim.erren.engine import (
 from sim.erren.observation import Observation
 from sim.erren.table import (
     ACTOR,
+    N_STREAMS,
     TABLE_FIELDS,
     State,
     Work,
@@ -152,7 +153,8 @@ def _step_tables(first, last, actions, seed, next_deal, stride, template, rules,
     answered = 0
     for b in range(first, last):
         state = State(hands[b], melds[b], visible[b], tables[b], discarded[b], after_ready[b], bonus[b])
-        work.streams[0], work.streams[1] = streams[b, 0], streams[b, 1]
+        for index in range(N_STREAMS):
+            work.streams[index] = streams[b, index]
         rewards[b, 0], rewards[b, 1] = 0.0, 0.0
         finished[b] = False
         answered += actions[b] >= 0
@@ -174,7 +176,8 @@ def _step_tables(first, last, actions, seed, next_deal, stride, template, rules,
             mask[index] = False
         for index in range(n):
             mask[work.legal[index]] = True
-        streams[b, 0], streams[b, 1] = work.streams[0], work.streams[1]
+        for index in range(N_STREAMS):
+            streams[b, index] = work.streams[index]
     return answered
 
 
@@ -226,7 +229,7 @@ class BatchEnvironment(BatchStepEnvironment):
         self.after_ready = np.zeros((n, *shapes.after_ready.shape), np.int8)
         self.bonus = np.zeros((n, *shapes.bonus.shape), np.int8)
         self.walls = np.tile(self.template, (n, 1))
-        self.streams = np.zeros((n, N_SEATS), np.uint64)
+        self.streams = np.zeros((n, N_STREAMS), np.uint64)
         self.records = np.zeros((n, len(RECORD_COLUMNS)), np.int32)
         self.fans = np.zeros((n, N_FANS), np.uint8)
         self.events = np.zeros((1, 3), np.int16)  # no event log: a one-row log records nothing

@@ -123,12 +123,19 @@ def _discard_order(kind):
 
 @njit(cache=True, _nrt=False)
 def greedy_discard(seat, n_melds, state, rules, work):
-    """(kind, shanten after, ukeire after) of the greedy discard from the seat's hand of 3k+2 tiles."""
+    """The greedy discard from the seat's hand of 3k+2 tiles: the lowest shanten after it, then the most
+    live tiles that lower it (ukeire), then `_discard_order`. Returns (kind, shanten after)."""
     hands = state.hands
     hand = hands[seat]
     scratch, live, shanten_after = work.shanten_scratch, work.unseen, work.shanten_after_discard
-    unseen_counts(seat, state, rules.tile_set, live)
     best_shanten = _discard_shanten(hand, n_melds, rules, scratch, shanten_after)
+    best_kind, ties = -1, 0
+    for kind in range(N_KINDS):
+        if shanten_after[kind] == best_shanten:
+            best_kind, ties = kind, ties + 1
+    if ties == 1:  # the ukeire, most of the choice's cost, decides only between discards of equal shanten
+        return best_kind, best_shanten
+    unseen_counts(seat, state, rules.tile_set, live)
     best_kind, best_ukeire = -1, -1
     for kind in range(N_KINDS):
         if shanten_after[kind] != best_shanten:
@@ -138,7 +145,7 @@ def greedy_discard(seat, n_melds, state, rules, work):
         hand[kind] += 1
         if ukeire > best_ukeire or (ukeire == best_ukeire and _discard_order(kind) < _discard_order(best_kind)):
             best_kind, best_ukeire = kind, ukeire
-    return best_kind, best_shanten, best_ukeire
+    return best_kind, best_shanten
 
 
 @njit(cache=True, _nrt=False)
@@ -525,6 +532,14 @@ def claim_action(kind, parameters, seat, tile, win_total, can_double, may_claim,
         hand[tile] += 3
         if kind != VALUE and -float(after) >= now:
             return encode(KONG, tile), rng
+    if kind != VALUE:
+        # A claim leaves the hand no closer than keeping the tile would (a meld is a set the hand could hold
+        # concealed), so when the tile does not lower the shanten no pong or chow can: skip trying each.
+        hand[tile] += 1
+        with_tile = shanten_of(hand, n_melds, rules, work.shanten_scratch)
+        hand[tile] -= 1
+        if -float(with_tile) <= now:
+            return best_action, rng
     if hand[tile] >= 2:
         hand[tile] -= 2
         melds[seat, n_melds, 0], melds[seat, n_melds, 1] = MELD_PONG, tile

@@ -95,6 +95,9 @@ class State(NamedTuple):
     bonus: np.ndarray
 
 
+N_STREAMS, ASSIST_STREAM = 3, 2  # the random streams of a deal's decisions: one per seat, one for the assists
+
+
 class Work(NamedTuple):
     """Work arrays of the players and the engine, allocated once per batch (``new_work``)."""
 
@@ -104,7 +107,7 @@ class Work(NamedTuple):
     held: np.ndarray  # int64 (34,): tiles held, melds included
     shanten_after_discard: np.ndarray  # int64 (34,): a discard choice leaves each discard's shanten here
     fans: np.ndarray  # the fan evaluator's work array (``kernels.fans.mcr.new_work``)
-    streams: np.ndarray  # uint64 (2,): each seat's random stream
+    streams: np.ndarray  # uint64 (N_STREAMS,): each seat's random stream, then the assists' (ASSIST_STREAM)
     hand_sizes: np.ndarray  # int64 (2,): the validating mode's expected hand sizes
     check_counts: np.ndarray  # int64 (2, 34): the validating mode's tile counts
     legal: np.ndarray  # int64 (MAX_LEGAL,): the legal actions of the pending decision (``legal_actions``)
@@ -116,7 +119,7 @@ class Work(NamedTuple):
 def new_work() -> Work:
     return Work(
         np.zeros((6, 10), np.int16), np.zeros(N_KINDS, np.int64), np.zeros(N_KINDS, np.int8),
-        np.zeros(N_KINDS, np.int64), np.zeros(N_KINDS, np.int64), new_fan_work(), np.zeros(2, np.uint64),
+        np.zeros(N_KINDS, np.int64), np.zeros(N_KINDS, np.int64), new_fan_work(), np.zeros(N_STREAMS, np.uint64),
         np.zeros(2, np.int64), np.zeros((2, N_KINDS), np.int64), np.zeros(MAX_LEGAL, np.int64),
         np.zeros(N_KINDS, np.int8), new_challenge_work(), np.zeros(RESULT_FIELDS, np.int64),
     )
@@ -194,7 +197,11 @@ BONUS_TILES = 8  # tiles turned face up after the deal (004's 花牌)
 EXTRA_DRAWS = 9  # draws from the out-of-play tiles for a declared-ready hand after an exhausted wall
 READY_ON_FIRST_DRAW = 10  # 1: the non-dealer's 天听 is declared on its first draw (004), not after the deal
 FAN_CAP, PER_FAN_STEP, PER_LIMIT = 11, 12, 13  # the challenge evaluator's points ([points])
-SETTINGS_FIELDS = 14
+# 004's assists for seat 0 (sim.erren.assists): 起始换牌 on or off, then the chances of 搓牌 and 换刻子 at each
+# of its draws, in parts of CHANCE_SCALE.
+START_EXCHANGE, PICK_CHANCE, PUNG_OFFER_CHANCE = 14, 15, 16
+SETTINGS_FIELDS = 17
+CHANCE_SCALE = 1_000_000
 SCORING_MCR, SCORING_CHALLENGE = 0, 1
 
 

@@ -4,6 +4,9 @@ allows it, throwing the tile it just drew when that keeps the hand ready. The bu
 §7's rare situations (the non-dealer's 天听 on its first draw needs a ready dealt hand whose drawn tile is thrown;
 杠上开花 needs kongs); this player makes them common enough to search for."""
 
+import sys
+from pathlib import Path
+
 import numpy as np
 
 from sim.actions import (
@@ -14,28 +17,13 @@ from sim.actions import (
     KONG,
     WIN,
 )
-from sim.erren import engine
-from sim.erren import players as heuristics
-from sim.erren.table import new_work
+
+sys.path.insert(0, str(Path(__file__).parent))  # loaded by path as a user player: its sibling python_players.py
+from python_players import Builtin  # noqa: E402
 
 
-class Eager:
-    """Greedy's choice (as tests/players/python_players.py's Builtin asks it), overridden as the module says."""
-
-    def __init__(self):
-        kind, vector, _ = heuristics.parse_player("greedy")
-        self.kinds = np.array([kind, kind], np.int64)
-        self.parameters = np.stack([vector, vector])
-        self.work = new_work()
-        self.rules = {}
-
-    def reset(self, seat, ruleset, rng):
-        if ruleset.name not in self.rules:
-            self.rules[ruleset.name] = engine.kernel_rules(ruleset)[0]
-        self.current = self.rules[ruleset.name]
-
-    def greedy(self, observation):
-        return engine.builtin_action(self.kinds, self.parameters, observation._state, self.current, self.work)
+class Eager(Builtin):
+    """Greedy's choice (tests/players/python_players.py's Builtin), overridden as the module says."""
 
     def act(self, observation):
         codes = observation.legal_codes
@@ -50,7 +38,7 @@ class Eager:
         for kind in (CONCEALED_KONG, ADDED_KONG, KONG, DISCARD_READY):
             if kind in by_kind:
                 return self.action(observation, by_kind[kind][0])
-        return self.greedy(observation)
+        return super().act(observation)
 
     @staticmethod
     def action(observation, code):
