@@ -10,14 +10,16 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import kernels
 from analysis import challenge_tables
 from analysis.challenge_tables import assist_effects, level_table
 from analysis.tables import read_metadata
 from kernels.fan_ids import N_FANS
 from sim.challenge_levels import ASSISTS, Level, Levels, LevelsError, load_levels
 from sim.erren import assists, campaign, engine
+from sim.erren.replay_report import format_deal
 from sim.erren.table import N_MELDS, OUT_OF_PLAY, WALL_BACK, WALL_FRONT, new_state, new_work
-from sim.notation import parse_tiles
+from sim.notation import parse_hand, parse_tiles
 from sim.ruleset import load_ruleset
 
 CHALLENGE = "erren-challenge"
@@ -362,3 +364,19 @@ def test_a_campaign_never_overwrites_other_results(mjsim, tmp_path):
     (other / "notes.txt").write_text("mine", encoding="utf-8")
     code, _, error = mjsim(*arguments[:-2], "--out", str(other))
     assert code == 2 and "holds other files" in error and (other / "notes.txt").read_text(encoding="utf-8") == "mine"
+
+
+def test_a_replay_of_assisted_deals_shows_the_assists_and_the_hands_they_leave(ruleset):
+    """`mjsim replay` follows the assists' swaps: each winner's hand it rebuilds from the events is complete."""
+    assisted = dataclasses.replace(ruleset, start_exchange=True, pick_chance=0.3, pung_offer_chance=0.3)
+    players = engine.Players.parse(["greedy", "greedy"])
+    shown, wins = set(), 0
+    for deal in range(30):
+        log = engine.replay(assisted, players, 1, deal)
+        text = format_deal(log, assisted, players, 1)
+        shown |= {word for word in ("(起始换牌)", "(搓牌)", "(换刻子)", "gives") if word in text}
+        if log.record["winner"] >= 0:
+            hand = parse_hand(text.split("result: ")[1].split(" with ")[1].split("\n")[0], sizes=None)
+            assert kernels.shanten_many(hand.counts, len(hand.melds))[0] == -1, text
+            wins += 1
+    assert shown == {"(起始换牌)", "(搓牌)", "(换刻子)", "gives"} and wins >= 20

@@ -16,7 +16,7 @@ from kernels.tiles import (
     MELD_PONG,
     N_KINDS,
 )
-from sim.erren import engine
+from sim.erren import assists, engine
 from sim.notation import Hand, Meld, MeldKind, format_hand, tile_name
 from sim.ruleset import Ruleset
 
@@ -64,6 +64,8 @@ def format_deal(log: engine.DealLog, ruleset: Ruleset, players: engine.Players, 
         f"seat 1: {players.names[1]}",
     ]
     in_play = ruleset.tiles_in_play or len(log.wall)
+    if (log.events[:, 0] >= assists.EV_EXCHANGE_GIVES).any():
+        lines.append("the assists swapped tiles: the wall below is as the deal left it")
     if in_play < len(log.wall):
         lines.append(f"wall ({in_play} in play): " + " ".join(_tile(tile) for tile in log.wall[:in_play]))
         lines.append("out of play, in order: " + " ".join(_tile(tile) for tile in log.wall[in_play:]))
@@ -122,6 +124,21 @@ def format_deal(log: engine.DealLog, ruleset: Ruleset, players: engine.Players, 
             lines.append(f"{who} draws {_tile(tile)} from the out-of-play tiles (extra draw)")
         elif code == engine.EV_EXHAUSTED:
             lines.append("the wall is empty: a draw (流局)")
+        elif code == assists.EV_EXCHANGE_GIVES:
+            table.hands[seat, tile] -= 1
+            given = tile
+        elif code == assists.EV_EXCHANGE_TAKES:
+            table.receive(seat, tile)
+            lines.append(f"{who} exchanges {_tile(given)} for {_tile(tile)} (起始换牌)    hand: {table.hand(seat)}")
+        elif code == assists.EV_PICK:
+            lines.append(f"{who} picks its next draw, {_tile(tile)} (搓牌)")
+        elif code == assists.EV_PUNG_OFFER:
+            offered = tile
+            lines.append(f"{who} is offered three {_tile(tile)} (换刻子)")
+        elif code == assists.EV_PUNG_GIVES:
+            table.hands[seat, tile] -= 1
+            table.hands[seat, offered] += 1
+            lines.append(f"{who} gives {_tile(tile)} for a {_tile(offered)}    hand: {table.hand(seat)}")
     lines += ["", _outcome(log, ruleset, table)]
     return "\n".join(lines) + "\n"
 
