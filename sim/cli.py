@@ -488,6 +488,8 @@ def challenge(
     typer.echo(f"{runs:,} runs of {player} (the player) against {computer} (the computer) on {ruleset}, seed {seed}: "
                f"{result.deals:,} deals in {result.seconds:.0f} s")
     typer.echo(result.text(), nl=False)
+    if validate:
+        typer.echo(f"validating mode: {int(result.runs['violations'].sum()):,} deals broke a rule of the table")
     typer.echo(f"written: {', '.join(str(path) for path in paths)}")
 
 

@@ -318,9 +318,10 @@ def test_mjsim_challenge_prints_and_writes_the_level_table(mjsim, tmp_path):
     assert metadata["config"]["seed"] == 3 and "ASSUMPTIONS" in metadata["config"]["levels_source"]
     assert "numba" in metadata["versions"]
     # the same runs whatever the number of workers
-    code, _, error = mjsim("challenge", "--runs", "30", "--workers", "2", "--out", str(tmp_path / "two"), "--seed", "3",
-                           "--no-effects")
+    code, text, error = mjsim("challenge", "--runs", "30", "--workers", "2", "--out", str(tmp_path / "two"), "--seed",
+                              "3", "--no-effects", "--validate")
     assert code == 0, error
+    assert "validating mode: 0 deals broke a rule of the table" in text
     two = pd.read_parquet(tmp_path / "two" / "runs.parquet")
     pd.testing.assert_frame_equal(two, runs[runs["variant"] == "all"].reset_index(drop=True))
 
