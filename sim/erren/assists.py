@@ -39,6 +39,7 @@ from sim.erren.table import (
     WALL_BACK,
     WALL_FRONT,
     WALL_TILES,
+    log_event,
     wall_left,
 )
 from sim.random_streams import random_below
@@ -53,14 +54,6 @@ EV_EXCHANGE_GIVES, EV_EXCHANGE_TAKES, EV_PICK, EV_PUNG_OFFER, EV_PUNG_GIVES = 18
 ASSIST_EVENT_NAMES = (
     "exchanges (起始换牌)", "takes in exchange", "picks its draw (搓牌)", "offered three (换刻子)", "gives for the three",
 )
-
-
-@njit(cache=True, inline="always", _nrt=False)
-def _log(events, code, seat, tile):
-    count = events[0, 0] + 1
-    if count < events.shape[0]:
-        events[count, 0], events[count, 1], events[count, 2] = code, seat, tile
-        events[0, 0] = count
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -93,8 +86,8 @@ def start_exchange(seat, wall, state, rules, work, events):
         wall[end - 1] = kind
         hand[kind] -= 1
         hand[received] += 1
-        _log(events, EV_EXCHANGE_GIVES, seat, kind)
-        _log(events, EV_EXCHANGE_TAKES, seat, received)
+        log_event(events, EV_EXCHANGE_GIVES, seat, kind)
+        log_event(events, EV_EXCHANGE_TAKES, seat, received)
     return received
 
 
@@ -143,7 +136,7 @@ def _offer_pung(seat, wall, state, rules, work, events, stream):
                 offered = kind
                 break
             choice -= 1
-    _log(events, EV_PUNG_OFFER, seat, offered)
+    log_event(events, EV_PUNG_OFFER, seat, offered)
     before = shanten_of(hand, n_melds, rules, work.shanten_scratch)
     given = (-1, -1, -1)
     for index in range(3):
@@ -169,7 +162,7 @@ def _offer_pung(seat, wall, state, rules, work, events, stream):
         return stream
     for kind in given:
         wall[_copy_position(wall, table, end, offered)] = kind
-        _log(events, EV_PUNG_GIVES, seat, kind)
+        log_event(events, EV_PUNG_GIVES, seat, kind)
     return stream
 
 
@@ -196,7 +189,7 @@ def _pick(seat, wall, state, rules, work, events, stream):
                 front = table[WALL_FRONT]
                 position = _copy_position(wall, table, end, kind)
                 wall[front], wall[position] = wall[position], wall[front]
-                _log(events, EV_PICK, seat, kind)
+                log_event(events, EV_PICK, seat, kind)
                 break
             choice -= 1
     return stream

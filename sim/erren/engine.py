@@ -147,6 +147,7 @@ from sim.erren.table import (
     WIN_POINTS,
     WIN_TOTAL,
     legal_actions,
+    log_event,
     may_declare_ready,
     new_state,
     new_work,
@@ -217,14 +218,6 @@ VIOLATIONS = (
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def _log(events, code, seat, tile):
-    count = events[0, 0] + 1
-    if count < events.shape[0]:
-        events[count, 0], events[count, 1], events[count, 2] = code, seat, tile
-        events[0, 0] = count
-
-
-@njit(cache=True, inline="always", _nrt=False)
 def _draw(seat, from_back, wall, state, events):
     """Draw for `seat` (from the back for a replacement), setting flowers aside and replacing them.
 
@@ -237,11 +230,11 @@ def _draw(seat, from_back, wall, state, events):
         if from_back:
             tile = wall[table[WALL_BACK]]
             table[WALL_BACK] -= 1
-            _log(events, EV_REPLACEMENT, seat, tile)
+            log_event(events, EV_REPLACEMENT, seat, tile)
         else:
             tile = wall[table[WALL_FRONT]]
             table[WALL_FRONT] += 1
-            _log(events, EV_DRAW, seat, tile)
+            log_event(events, EV_DRAW, seat, tile)
         if tile >= FIRST_FLOWER:
             table[FLOWERS + seat] += 1
             from_back = True
@@ -269,7 +262,7 @@ def _declare_ready(seat, heavenly, after_deal, state, events):
     table[READY + seat] = 1
     table[READY_TURN + seat] = 0 if after_deal else table[TURN]
     table[HEAVENLY_READY + seat] = 1 if heavenly else 0
-    _log(events, EV_HEAVENLY_READY if heavenly else EV_READY, seat, NO_TILE)
+    log_event(events, EV_HEAVENLY_READY if heavenly else EV_READY, seat, NO_TILE)
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -439,7 +432,7 @@ def _finish(record, fans, winner, win_type, tile, flags, state, rules, work, eve
         fans[fan] = 0
     if winner < 0:
         record[R_FAN_TOTAL], record[R_LIMITS], record[R_POINTS] = 0, 0, 0
-        _log(events, EV_EXHAUSTED, -1, NO_TILE)
+        log_event(events, EV_EXHAUSTED, -1, NO_TILE)
         return
     hand = hands[winner]
     n_melds = table[N_MELDS + winner]
@@ -461,7 +454,7 @@ def _finish(record, fans, winner, win_type, tile, flags, state, rules, work, eve
     if win_type == SELF_DRAWN:
         hand[tile] += 1
     code = EV_WIN_SELF_DRAWN if win_type == SELF_DRAWN else EV_WIN_DISCARD if win_type == DISCARD_WIN else EV_WIN_ROBBED_KONG
-    _log(events, code, winner, tile)
+    log_event(events, code, winner, tile)
 
 
 @njit(cache=True, _nrt=False)
@@ -492,7 +485,7 @@ def _open_deal(deal, dealer, seed, template, wall, rules, state, work, events, r
     for position in range(DEALT_TO_DEALER + DEALT_TO_OTHER):
         seat = dealer if position < DEALT_TO_DEALER else other
         tile = wall[position]
-        _log(events, EV_DEAL, seat, tile)
+        log_event(events, EV_DEAL, seat, tile)
         if tile >= FIRST_FLOWER:
             table[FLOWERS + seat] += 1
         else:
@@ -512,7 +505,7 @@ def _open_deal(deal, dealer, seed, template, wall, rules, state, work, events, r
         table[WALL_BACK] -= 1
         state.bonus[tile] += 1
         visible[tile] += 1
-        _log(events, EV_BONUS, -1, tile)
+        log_event(events, EV_BONUS, -1, tile)
     if settings[START_EXCHANGE] != 0:
         received = assists.start_exchange(assists.ASSISTED_SEAT, wall, state, rules, work, events)
         if dealer == assists.ASSISTED_SEAT and hands[dealer, last_received] == 0:
@@ -577,7 +570,7 @@ def _extra_draws(record, fans, wall, state, rules, work, events, validate):
         table[OUT_OF_PLAY] += 1
         table[TURN] += 1
         hands[seat, tile] += 1
-        _log(events, EV_EXTRA_DRAW, seat, tile)
+        log_event(events, EV_EXTRA_DRAW, seat, tile)
         if validate:
             work.hand_sizes[seat], work.hand_sizes[1 - seat] = 14, 13
             _note(record, _check_table(state, wall, rules, work.hand_sizes, work.check_counts))
@@ -589,7 +582,7 @@ def _extra_draws(record, fans, wall, state, rules, work, events, validate):
         visible[tile] += 1
         state.discarded[seat, tile] += 1
         state.after_ready[seat, tile] += 1
-        _log(events, EV_DISCARD, seat, tile)
+        log_event(events, EV_DISCARD, seat, tile)
     return False
 
 
@@ -659,7 +652,7 @@ def _discard(seat, tile, declare, wall, rules, state, work, events, record, vali
     state.discarded[seat, tile] += 1
     if table[READY + seat] == 1:
         state.after_ready[seat, tile] += 1
-    _log(events, EV_DISCARD, seat, tile)
+    log_event(events, EV_DISCARD, seat, tile)
     if seat == table[DEALER]:
         table[DEALER_DISCARDS] += 1
     if declare:
@@ -774,18 +767,18 @@ def _answer(action, wall, rules, state, work, events, record, fans, validate):
             _finish(record, fans, seat, SELF_DRAWN, table[DRAWN], table[WIN_FLAGS], state, rules, work, events, validate)
         elif code == DOUBLE:
             table[DOUBLES + seat] += 1
-            _log(events, EV_DOUBLE, seat, table[DRAWN])
+            log_event(events, EV_DOUBLE, seat, table[DRAWN])
             table[STEP], table[WIN_DECLINED] = STEP_TURN, 1
         elif code == CONCEALED_KONG:
             hands[seat, tile] -= 4
             _add_meld(seat, MELD_CONCEALED_KONG, tile, state)
             if seat == table[DEALER] and table[DEALER_DISCARDS] == 0:
                 table[DEALER_KONG_FIRST] = 1
-            _log(events, EV_CONCEALED_KONG, seat, tile)
+            log_event(events, EV_CONCEALED_KONG, seat, tile)
             _replacement(seat, wall, rules, state, work, events, record, fans, validate)
         elif code == ADDED_KONG:
             hands[seat, tile] -= 1
-            _log(events, EV_ADDED_KONG, seat, tile)
+            log_event(events, EV_ADDED_KONG, seat, tile)
             table[STEP], table[OFFER] = STEP_COMPLETE_KONG, tile
             opponent = 1 - seat
             rob_flags = ROBBING_KONG_FLAG | _ready_flags(opponent, table)
@@ -804,7 +797,7 @@ def _answer(action, wall, rules, state, work, events, record, fans, validate):
         else:
             if code == DOUBLE:
                 table[DOUBLES + seat] += 1
-                _log(events, EV_DOUBLE, seat, table[OFFER])
+                log_event(events, EV_DOUBLE, seat, table[OFFER])
             table[STEP], table[ACTOR] = STEP_COMPLETE_KONG, 1 - seat
     else:
         _answer_claim(seat, code, tile, wall, rules, state, work, events, record, fans, validate)
@@ -820,7 +813,7 @@ def _answer_claim(seat, code, low, wall, rules, state, work, events, record, fan
         return
     if code == DOUBLE:
         table[DOUBLES + seat] += 1
-        _log(events, EV_DOUBLE, seat, discard)
+        log_event(events, EV_DOUBLE, seat, discard)
         code = PASS
     if code == PASS:
         _pass_and_draw(seat, table[MAY_MELD] != 0, wall, rules, state, work, events, record, fans, validate)
@@ -833,13 +826,13 @@ def _answer_claim(seat, code, low, wall, rules, state, work, events, record, fan
                 hands[seat, kind] -= 1
             visible[kind] += 1
         _add_meld(seat, MELD_CHOW, low, state)
-        _log(events, EV_CHOW, seat, low)
+        log_event(events, EV_CHOW, seat, low)
     else:
         taken = 2 if code == PONG else 3
         hands[seat, discard] -= taken
         visible[discard] += taken + 1
         _add_meld(seat, MELD_PONG if code == PONG else MELD_KONG, discard, state)
-        _log(events, EV_PONG if code == PONG else EV_KONG, seat, discard)
+        log_event(events, EV_PONG if code == PONG else EV_KONG, seat, discard)
     table[TURN] += 1
     if code == KONG:
         drawn, source = _draw(seat, True, wall, state, events)

@@ -126,6 +126,15 @@ def new_work() -> Work:
 
 
 @njit(cache=True, inline="always", _nrt=False)
+def log_event(events, code, seat, tile):
+    """Append (code, seat, tile) to a deal's event log (row 0 holds the count); a full log keeps its rows."""
+    count = events[0, 0] + 1
+    if count < events.shape[0]:
+        events[count, 0], events[count, 1], events[count, 2] = code, seat, tile
+        events[0, 0] = count
+
+
+@njit(cache=True, inline="always", _nrt=False)
 def wall_left(table):
     return table[WALL_BACK] - table[WALL_FRONT] + 1
 
