@@ -18,6 +18,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from kernels.integers import smaller
 from kernels.tables import MAX_SETS, load_tables
 from kernels.tiles import HONOR_START, N_KINDS, PIN_START, SOU_START, TILE_SET_ALL
 
@@ -59,15 +60,29 @@ def _index_and_tally(counts, start, n_ranks):
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def _combine(table_a, row_a, table_b, row_b, n_sets, out, out_row):
-    """out[out_row, 2*sets+pairs] = cheapest way two groups together hold `sets` sets and `pairs` pairs."""
-    for sets in range(n_sets + 1):
+def _row(table, row):
+    """A group's ten costs, read once: the combine below then works in registers, with no reload after
+    each store (its output may be the array it reads)."""
+    return (
+        np.int64(table[row, 0]), np.int64(table[row, 1]), np.int64(table[row, 2]), np.int64(table[row, 3]),
+        np.int64(table[row, 4]), np.int64(table[row, 5]), np.int64(table[row, 6]), np.int64(table[row, 7]),
+        np.int64(table[row, 8]), np.int64(table[row, 9]),
+    )
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _combine(table_a, row_a, table_b, row_b, out, out_row):
+    """out[out_row, 2*sets+pairs] = cheapest way two groups together hold `sets` sets and `pairs` pairs,
+    for every count of sets up to MAX_SETS: loops of a fixed length unroll into straight code, which costs
+    less than shorter loops of a length known only at run time."""
+    a = _row(table_a, row_a)
+    b = _row(table_b, row_b)
+    for sets in range(MAX_SETS + 1):
         for pairs in range(2):
             best = _BIG
             for sets_a in range(sets + 1):
                 for pairs_a in range(pairs + 1):
-                    cost = table_a[row_a, 2 * sets_a + pairs_a] + table_b[row_b, 2 * (sets - sets_a) + pairs - pairs_a]
-                    best = min(best, cost)
+                    best = smaller(best, a[2 * sets_a + pairs_a] + b[2 * (sets - sets_a) + pairs - pairs_a])
             out[out_row, 2 * sets + pairs] = best
 
 
@@ -77,10 +92,10 @@ def _split_cost(table_a, row_a, table_b, row_b, n_sets):
     best = _BIG
     for sets_a in range(n_sets + 1):
         column_b = 2 * (n_sets - sets_a)
-        cost = table_a[row_a, 2 * sets_a] + table_b[row_b, column_b + 1]
-        best = min(best, cost)
-        cost = table_a[row_a, 2 * sets_a + 1] + table_b[row_b, column_b]
-        best = min(best, cost)
+        cost = np.int64(table_a[row_a, 2 * sets_a]) + table_b[row_b, column_b + 1]
+        best = smaller(best, cost)
+        cost = np.int64(table_a[row_a, 2 * sets_a + 1]) + table_b[row_b, column_b]
+        best = smaller(best, cost)
     return best
 
 
@@ -124,15 +139,15 @@ def _hand_shanten(counts, melds, suit, honors, form, wan_honours_only, scratch):
         sou, sou_pairs, sou_singles = _index_and_tally(counts, SOU_START, 9)
         pairs += pin_pairs + sou_pairs
         singles += pin_singles + sou_singles
-        _combine(suit, man, suit, pin, n_sets, scratch, MAN_PIN)
-        _combine(suit, sou, honors, honor, n_sets, scratch, SOU_HONOR)
+        _combine(suit, man, suit, pin, scratch, MAN_PIN)
+        _combine(suit, sou, honors, honor, scratch, SOU_HONOR)
         standard = _split_cost(scratch, MAN_PIN, scratch, SOU_HONOR, n_sets)
     if form == 2:
         standard = _BIG
     seven = _BIG
     if form != 1:
         seven = _seven_pairs_from_tally(pairs, singles) if melds == 0 else UNREACHABLE + 1
-    return min(standard, seven) - 1
+    return smaller(standard, seven) - 1
 
 
 @njit(cache=True)
@@ -157,12 +172,12 @@ def _shanten_many(counts, n_melds, suit, honors, form, wan_honours_only, out):
 @njit(cache=True, _nrt=False)
 def _combine_others(suit, honors, man, pin, sou, honor, n_sets, scratch):
     """scratch[group] = the three groups other than `group`, combined; returns the hand's distance."""
-    _combine(suit, man, suit, pin, n_sets, scratch, MAN_PIN)
-    _combine(suit, sou, honors, honor, n_sets, scratch, SOU_HONOR)
-    _combine(suit, pin, scratch, SOU_HONOR, n_sets, scratch, 0)
-    _combine(suit, man, scratch, SOU_HONOR, n_sets, scratch, 1)
-    _combine(scratch, MAN_PIN, honors, honor, n_sets, scratch, 2)
-    _combine(scratch, MAN_PIN, suit, sou, n_sets, scratch, 3)
+    _combine(suit, man, suit, pin, scratch, MAN_PIN)
+    _combine(suit, sou, honors, honor, scratch, SOU_HONOR)
+    _combine(suit, pin, scratch, SOU_HONOR, scratch, 0)
+    _combine(suit, man, scratch, SOU_HONOR, scratch, 1)
+    _combine(scratch, MAN_PIN, honors, honor, scratch, 2)
+    _combine(scratch, MAN_PIN, suit, sou, scratch, 3)
     return _split_cost(scratch, MAN_PIN, scratch, SOU_HONOR, n_sets)
 
 
@@ -187,7 +202,7 @@ def _distances_after_draw(counts, n_melds, candidates, suit, honors, scratch, di
 
     seven_allowed = n_melds == 0
     if seven_allowed:
-        base = min(base, _seven_pairs_from_tally(pairs, singles))
+        base = smaller(base, _seven_pairs_from_tally(pairs, singles))
 
     for kind in range(N_KINDS):
         count = counts[kind]
@@ -214,9 +229,9 @@ def _distances_after_draw(counts, n_melds, candidates, suit, honors, scratch, di
                 distance = _split_cost(suit, new_row, scratch, group, n_sets)
         if seven_allowed:
             if count & 1:
-                distance = min(distance, _seven_pairs_from_tally(pairs + 1, singles - 1))
+                distance = smaller(distance, _seven_pairs_from_tally(pairs + 1, singles - 1))
             else:
-                distance = min(distance, _seven_pairs_from_tally(pairs, singles + 1))
+                distance = smaller(distance, _seven_pairs_from_tally(pairs, singles + 1))
         distances[kind] = distance
     return base
 
@@ -254,11 +269,11 @@ def _distances_after_discard(counts, n_melds, suit, honors, scratch, distances):
             distance = _split_cost(suit, new_row, scratch, group, n_sets)
         if seven_allowed:
             if count & 1:
-                distance = min(distance, _seven_pairs_from_tally(pairs, singles - 1))
+                distance = smaller(distance, _seven_pairs_from_tally(pairs, singles - 1))
             else:
-                distance = min(distance, _seven_pairs_from_tally(pairs - 1, singles + 1))
+                distance = smaller(distance, _seven_pairs_from_tally(pairs - 1, singles + 1))
         distances[kind] = distance
-        best = min(best, distance)
+        best = smaller(best, distance)
     return best
 
 
@@ -329,7 +344,7 @@ def _ukeire_one(counts, n_melds, live, suit, honors, scratch, columns):
         base = _combine_others(suit, honors, man, pin, sou, honor, n_sets, scratch)
     seven_allowed = n_melds == 0
     if seven_allowed:
-        base = min(base, _seven_pairs_from_tally(pairs, singles))
+        base = smaller(base, _seven_pairs_from_tally(pairs, singles))
     # seven pairs after the draw of a kind held once or three times (a pair more), or held twice or not at all
     seven_odd = seven_allowed and _seven_pairs_from_tally(pairs + 1, singles - 1) < base
     seven_even = seven_allowed and _seven_pairs_from_tally(pairs, singles + 1) < base

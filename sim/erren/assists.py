@@ -25,6 +25,7 @@ The policy:
 import numpy as np
 from numba import njit
 
+from kernels.integers import smaller
 from kernels.shanten import _distances_after_draw
 from kernels.tiles import HONOR_START, N_KINDS, SUIT_SIZE
 from sim.erren.players import BIG, _discard_order, _discard_shanten, shanten_of
@@ -178,7 +179,7 @@ def _pick(seat, wall, state, rules, work, events, stream):
     best, ties = np.int64(BIG), 0
     for kind in range(N_KINDS):
         if available[kind] > 0:
-            best = min(best, work.distances[kind])
+            best = smaller(best, work.distances[kind])
     for kind in range(N_KINDS):
         if available[kind] > 0 and work.distances[kind] == best:
             ties += 1

@@ -23,6 +23,7 @@ seat's random stream and returns (action, new stream state).
 from numba import njit
 
 from kernels.fan_ids import READY_FLAG
+from kernels.integers import smaller
 from kernels.shanten import _distances_after_discard, _ukeire_one
 from kernels.tiles import HONOR_START, MELD_CHOW, MELD_PONG, N_KINDS, SUIT_SIZE
 from sim.actions import (
@@ -102,7 +103,7 @@ def _discard_shanten(hand, n_melds, rules, scratch, out):
     for kind in range(N_KINDS):
         if out[kind] != BIG:
             out[kind] -= 1  # distance to shanten
-            best = min(best, out[kind])
+            best = smaller(best, out[kind])
     return best
 
 
@@ -118,7 +119,7 @@ def _discard_order(kind):
     if kind >= HONOR_START:
         return 0
     rank = kind % 9
-    return 1 + min(rank, 8 - rank)
+    return 1 + smaller(rank, 8 - rank)
 
 
 @njit(cache=True, _nrt=False)
@@ -412,7 +413,7 @@ def turn_action(kind, parameters, seat, win_total, can_double, may_kong, state, 
             # the hand's shanten, which a kong must not raise.
             shanten_now = BIG
             for tile in range(N_KINDS):
-                shanten_now = min(shanten_now, work.shanten_after_discard[tile])
+                shanten_now = smaller(shanten_now, work.shanten_after_discard[tile])
             for tile in range(N_KINDS):
                 if hand[tile] == 4 and _kong_keeps_shape(seat, tile, True, n_melds, shanten_now, state, rules, work.shanten_scratch):
                     return encode(CONCEALED_KONG, tile), rng
