@@ -352,13 +352,14 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "players"
 def user_player_rates(n_deals: int, seed: int) -> dict:
     """Deals per second on one core of `erren` with a user player in seat 0 against `greedy`, and their
     ratio to `greedy` against `greedy` measured in the same run (docs/write-a-player.md): a trivial Python
-    player, the numba example (greedy re-written on the numba interface) and the external example bot.
+    player, the expected-value player `ev` (on a fifth of `n_deals`), the numba example (greedy re-written on the numba interface) and the external example bot.
     Each is the best of three batches, Python on a fifth of `n_deals`, the external bot on a fiftieth."""
     from sim.erren import engine
     from sim.ruleset import load_ruleset
 
     ruleset = load_ruleset("erren")
-    tables = {"greedy v greedy": ("greedy,greedy", n_deals), "Python FirstLegal v greedy": ("sim.benchmark:FirstLegal,greedy", n_deals // 5)}
+    tables = {"greedy v greedy": ("greedy,greedy", n_deals), "Python FirstLegal v greedy": ("sim.benchmark:FirstLegal,greedy", n_deals // 5),
+              "ev v greedy (built-in, numba interface)": ("ev,greedy", n_deals // 5)}
     if EXAMPLES.is_dir():  # the examples ship with the repository, not with an installed package
         tables["numba example v greedy"] = (f"{EXAMPLES / 'numba_greedy.py'}:act,greedy", n_deals)
         tables["exec example v greedy"] = (f"exec:{sys.executable} {EXAMPLES / 'json_bot.py'},greedy", max(n_deals // 50, 100))

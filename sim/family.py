@@ -28,7 +28,7 @@ import pandas as pd
 
 from analysis.fan_tables import fan_column
 from sim.player_text import PlayerError, split_players
-from sim.user_players import is_user_player
+from sim.user_players import builtin_numba_seat, is_user_player
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,11 @@ class Family:
         return self.engine.Players.parse(listed, seats=seats)
 
     def player_name(self, text: str) -> str:
-        """A player's canonical text: a heuristic's with all its parameters, a user player's as written."""
+        """A player's canonical text: a heuristic's or a built-in numba player's with all its parameters, a
+        user player's as written."""
+        builtin = builtin_numba_seat(text, getattr(self.players, "NUMBA_PLAYERS", {}))
+        if builtin is not None:
+            return builtin.text
         if is_user_player(text, self.players.NAMES):
             return text.strip()
         return self.players.parse_player(text)[2]

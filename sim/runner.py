@@ -48,7 +48,7 @@ from sim.player_text import split_players
 from sim.ruleset import RulesetError, load_ruleset, parse_ruleset
 from sim.run_directory import RECORDS, RUN_FILE, RunError
 from sim.terminal_text import display_width
-from sim.user_players import is_user_player, user_player_label
+from sim.user_players import builtin_numba_seat, is_user_player, user_player_label
 from sim.waiting_limits import seconds_from_environment
 
 MAX_SHARDS = 100_000  # files in one records directory, and entries in its manifest
@@ -80,7 +80,15 @@ def default_directory(config: RunConfig) -> Path:
     (a user player by its class name, or `exec`)."""
     heuristics = family_of(load_ruleset(config.ruleset)).players
     names = []
+    numba_players = getattr(heuristics, "NUMBA_PLAYERS", {})
     for text in config.players:
+        builtin = builtin_numba_seat(text, numba_players)
+        if builtin is not None:
+            name = text.strip().partition(":")[0].strip()
+            if builtin.text != builtin_numba_seat(name, numba_players).text:
+                name += "-" + text.partition(":")[2].replace("=", "").replace(",", "-")
+            names.append(name)
+            continue
         if is_user_player(text, heuristics.NAMES):
             names.append(user_player_label(text))
             continue

@@ -180,6 +180,23 @@ def _load_target(text: str):
     return getattr(module, attribute), _parameters(parameter_text, text)
 
 
+def builtin_numba_seat(text: str, numba_players: dict):
+    """A seat for `NAME[:key=value,...]` when NAME is one of a family's built-in numba players
+    (`numba_players`: name -> 'module:function', e.g. the 二人 family's ``ev``), its text canonical like a
+    heuristic's (every parameter, in the declared order); None for any other text."""
+    name, _, parameter_text = text.strip().partition(":")
+    if name.strip() not in numba_players:
+        return None
+    from sim.numba_players import NumbaSeat  # numba players build on this module
+
+    target, _ = _load_target(numba_players[name.strip()])
+    parameters = _parameters(parameter_text, text)
+    seat = NumbaSeat(text.strip(), target, parameters)
+    values = {**target.defaults, **parameters}
+    seat.text = name.strip() + ":" + ",".join(f"{key}={float(value):g}" for key, value in values.items())
+    return seat
+
+
 def load_user_player(text: str):
     """A seat for the user player `text`: ``ExecSeat``, ``NumbaSeat`` (``sim.numba_players``) or ``PythonSeat``."""
     text = text.strip()

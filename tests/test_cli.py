@@ -115,7 +115,8 @@ def test_bench_json_reports_rates_and_ratios(mjsim):
     assert set(deals["erren"]) == {"random,random", "greedy,greedy", "value,value", "defensive,defensive"}
     assert "greedy,greedy,greedy,greedy" in deals["liangmen-xuezhan"]
     users = results["deals"]["user_players"]
-    assert set(users) == {"greedy v greedy", "Python FirstLegal v greedy", "numba example v greedy", "exec example v greedy"}
+    assert set(users) == {"greedy v greedy", "Python FirstLegal v greedy", "ev v greedy (built-in, numba interface)",
+                          "numba example v greedy", "exec example v greedy"}
     assert all(measured["rate"] > 0 for measured in users.values()) and users["greedy v greedy"]["ratio"] == 1
     steps = results["deals"]["environment"]
     assert steps["single"] > 0 and steps["batched"] > 0 and steps["batched_two_threads"] > 0

@@ -159,7 +159,7 @@ from sim.erren.win_value import NOT_A_WIN, copy_fans, is_winning_shape, score_wi
 from sim.player_text import PlayerError, split_players
 from sim.random_streams import random_below, shuffle_in_place, stream_state
 from sim.ruleset import Ruleset
-from sim.user_players import PlayerFailure, is_user_player, load_user_player
+from sim.user_players import PlayerFailure, builtin_numba_seat, is_user_player, load_user_player
 
 DEALT_TO_DEALER, DEALT_TO_OTHER = 14, 13
 UNLIMITED_DOUBLES = 1 << 20
@@ -1173,12 +1173,13 @@ class Players:
             raise PlayerError(f"{seats} players are needed, one per seat, not {len(texts)}")
         kinds, vectors, names, users = [], [], [], []
         for text in texts:
-            if is_user_player(text, heuristics.NAMES):
-                user = load_user_player(text)
+            builtin = builtin_numba_seat(text, heuristics.NUMBA_PLAYERS)
+            if builtin is not None or is_user_player(text, heuristics.NAMES):
+                user = builtin or load_user_player(text)
                 users.append(user)
                 kinds.append(NUMBA if user.kind == "numba" else USER)
                 vectors.append(np.zeros(heuristics.N_PARAMETERS))
-                names.append(text.strip())
+                names.append(user.text if builtin is not None else text.strip())
             else:
                 kind, vector, name = heuristics.parse_player(text)
                 users.append(None)

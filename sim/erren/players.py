@@ -62,6 +62,8 @@ from sim.random_streams import random_below
 
 RANDOM, GREEDY, VALUE, DEFENSIVE = 0, 1, 2, 3
 NAMES = ("random", "greedy", "value", "defensive")
+# Built-in players written on the numba player interface, seated by name like the heuristics above.
+NUMBA_PLAYERS = {"ev": "sim.erren.ev:act"}
 
 # Parameter slots of the float64 parameter vector every player carries.
 CLAIM, READY_POLICY, DOUBLE_BELOW, DOUBLE_WALL, SPEED, THREAT_MELDS, THREAT_WALL, CAUTION = range(8)
