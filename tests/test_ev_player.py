@@ -1,10 +1,11 @@
-"""The expected-value player `ev` (sim/erren/ev.py, docs/engine-and-players.md#ev): seated by name like a
+"""The expected-value player `ev` (sim/erren/ev.py, docs/engine-and-players.md#ev-the-expected-value-player): seated by name like a
 heuristic, it keeps every rule of the table, its race arithmetic agrees with a round-by-round walk, and it
 beats greedy on duplicate walls."""
 
 import itertools
 
 import naive
+import numpy as np
 import pytest
 
 from analysis.rooms import Room
@@ -47,6 +48,8 @@ def test_ev_breaks_no_rule_of_the_table(ruleset):
     for pairing in ("ev,greedy", "random,ev"):
         records = engine.play(load_ruleset(ruleset), engine.Players.parse(pairing), seed=13, n_deals=1500,
                               validate=True)
+        violations = np.flatnonzero(records.columns["violation"])
+        assert not violations.size, f"{pairing}, deal {violations[0]}: {engine.VIOLATIONS[records.columns['violation'][violations[0]]]}"
         assert (records.columns["winner"] >= 0).mean() > 0.5
 
 
