@@ -281,6 +281,7 @@ DEAL_TABLES = (("erren", 2), ("erren-classic", 2), ("erren-challenge", 2), ("lia
 
 def deal_rates(n_deals: int, seed: int) -> dict:
     """Whole deals per second on one core, per ruleset, seat count and heuristic (best of three batches of
+    `n_deals`), the expected-value player `ev` in seat 0 against greedy in the others (on a tenth of
     `n_deals`), and riichienv's four-player rounds per second when it is installed (measured in the same run)."""
     from sim.families import family_of
     from sim.ruleset import load_ruleset
@@ -294,6 +295,11 @@ def deal_rates(n_deals: int, seed: int) -> dict:
             players = family_of(ruleset).parse_players([heuristic] * seats, seats)
             engine.play(ruleset, players, seed, 10)  # compile or load from cache
             rates[",".join([heuristic] * seats)] = _rate(lambda: engine.play(ruleset, players, seed, n_deals), n_deals)  # noqa: B023
+        seated = ["ev"] + ["greedy"] * (seats - 1)
+        players = family_of(ruleset).parse_players(seated, seats)
+        engine.play(ruleset, players, seed, 10)  # compile the loop that calls a numba player
+        count = max(n_deals // 10, 100)
+        rates[",".join(seated)] = _rate(lambda: engine.play(ruleset, players, seed, count), count)  # noqa: B023
         found["rulesets"][ruleset_id if len(ruleset.players) == 1 else f"{ruleset_id} ({seats} seats)"] = rates
     found["riichienv"] = _riichienv_rate()
     found["user_players"] = user_player_rates(n_deals, seed)
@@ -464,7 +470,12 @@ def format_results(results: dict) -> str:
         for ruleset_id, rates in deals["rulesets"].items():
             for pairing, value in rates.items():
                 seated = pairing.split(",")
-                label = " v ".join(seated) if len(seated) == 2 else f"{len(seated)} x {seated[0]}"
+                if len(seated) == 2:
+                    label = " v ".join(seated)
+                elif len(set(seated)) == 1:
+                    label = f"{len(seated)} x {seated[0]}"
+                else:
+                    label = f"{seated[0]} v {len(seated) - 1} x {seated[1]}"
                 lines.append(f"  {ruleset_id + ', ' + label:<50}{value / 1e3:8.1f} k deals/s")
         measured = deals["riichienv"]
         if measured is None:

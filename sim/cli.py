@@ -352,16 +352,54 @@ def headline(
     league_walls: Annotated[int, typer.Option(help="Walls per pair of the heuristics' league.")] = 50_000,
     seed: Annotated[int, typer.Option(help="Seed of the runs and the league.")] = 1,
     results: Annotated[Path, typer.Option(help="Where the runs and README.md go.")] = Path("results"),
+    ev_walls: Annotated[int, typer.Option(help="Walls of each of ev's duels (0: no ev sections).")] = 20_000,
+    ev_deals: Annotated[int, typer.Option(help="Deals of each run that checks ev's chances of winning.")] = 100_000,
 ):
-    """Regenerate results/README.md: fan frequencies of the 二人 rulesets, the 富贵豆 table, a league of the heuristics, and the fan and money tables of the 血战 rulesets."""
-    from analysis.headline import build
+    """Regenerate results/README.md: fan frequencies of the 二人 rulesets, the 富贵豆 table, a league of the heuristics, the fan and money tables of the 血战 rulesets, and ev against the heuristics with its calibration tables."""
+    from analysis.headline import EV_TABLES, build
     from sim.progress import progress_bar
 
     _within("--deals", deals, 1, LARGEST_DEALS)
     _within("--league-walls", league_walls, 2, LARGEST_DUEL)
     _within("--seed", seed, 0, LARGEST_SEED)
-    with progress_bar("deals", 4 * deals) as advance:
-        path = build(results, deals, league_walls, seed, progress=advance)
+    if ev_walls:
+        _within("--ev-walls", ev_walls, 2, LARGEST_DUEL)
+        _within("--ev-deals", ev_deals, 1, LARGEST_DEALS)
+    with progress_bar("deals", 5 * deals + (len(EV_TABLES) * ev_deals if ev_walls else 0)) as advance:
+        path = build(results, deals, league_walls, seed, progress=advance, ev_walls=ev_walls, ev_deals=ev_deals)
+    typer.echo(f"wrote {path}")
+
+
+@app.command("calibrate-ev")
+def calibrate_ev(
+    deals: Annotated[int, typer.Option(help="Deals of ev against greedy per table.")] = 300_000,
+    seed: Annotated[int, typer.Option(help="Seed of the fitting runs (keep it apart from the runs that check them).")] = 7,
+    tables: Annotated[str | None, typer.Option(help="The tables to fit again, comma-separated (default all): erren, erren-classic, erren-challenge, liangmen-xuezhan, sanren-liangfang-3, sanren-liangfang-2; the others' curves are kept.")] = None,
+    out: Annotated[Path | None, typer.Option(help="Where the fitting runs go (default results/ev-calibration-seed<seed>); a run cut short there is resumed.")] = None,
+    workers: Annotated[int, typer.Option(help="Worker processes (0: one per core).")] = 0,
+):
+    """Refit ev's calibration curves (sim/ev_calibration.py): ev against greedy at each table, its search's chances against the outcomes; writes sim/ev_calibration_table.py."""
+    from analysis.tables import versions
+    from sim import ev_calibration
+    from sim.progress import progress_bar
+
+    _within("--deals", deals, 1, LARGEST_DEALS)
+    _within("--seed", seed, 0, LARGEST_SEED)
+    names = [name for name, _, _ in ev_calibration.TABLES]
+    chosen = names if tables is None else [name.strip() for name in tables.split(",") if name.strip()]
+    unknown = [name for name in chosen if name not in names]
+    if unknown or not chosen:
+        raise UserError(f"unknown table {unknown[0] if unknown else tables!r}; the tables are {', '.join(names)}")
+    directory = out or Path("results") / f"ev-calibration-seed{seed}"
+    with progress_bar("deals", deals * len(chosen)) as advance:
+        reports = ev_calibration.fitting_runs(deals, seed, directory, [names.index(name) for name in chosen], workers,
+                                              progress=advance)
+    path = Path(ev_calibration.__file__).with_name("ev_calibration_table.py")
+    provenance = {"last refitted": f"{', '.join(chosen)}, on {deals:,} deals of ev against greedy each, seed {seed}",
+                  "versions": ", ".join(f"{name} {value}" for name, value in versions().items())}
+    curves = ev_calibration.write_table(reports, path, provenance, f"{deals:,} deals, seed {seed}")
+    for table, estimate, count, worst in ev_calibration.gaps(curves, reports):
+        typer.echo(f"{table:20} {estimate:16} {count:>10,} reports, largest gap of a tenth {worst:.1f} standard errors")
     typer.echo(f"wrote {path}")
 
 
@@ -388,8 +426,9 @@ def duel(
     room: Annotated[str | None, typer.Option(help="Room whose stake and fee price the results (default the first: 体验场, beans = fans; 血战 练习场, money = units).")] = None,
     rooms: Annotated[Path | None, typer.Option(help="A rooms file; default the family's (sim/erren/rooms.toml, sim/xuezhan/rooms.toml).")] = None,
     seats: Annotated[int | None, typer.Option(help="Seats at the table where the ruleset allows several counts (sanren-liangfang: 2 or 3).")] = None,
+    lineup: Annotated[str, typer.Option(help="At three or four seats: 'alternate' (A, B, A, B) or 'one' (A alone against B in every other seat).")] = "alternate",
 ):
-    """Two heuristics on duplicate deals: win rates, mean beans (or money) per deal, and whether the difference is significant."""
+    """Two players on duplicate deals: win rates, mean beans (or money) per deal, and whether the difference is significant."""
     from sim import duel as duels
     from sim import runner
     from sim.families import family_of
@@ -401,7 +440,9 @@ def duel(
     if seats is not None:
         runner.check_seats(rules, seats)
     chosen = _room(rooms, room, rules)
-    result = duels.duel(rules, first, second, deals, seed, chosen, seats)
+    if lineup not in duels.LINEUPS:
+        raise UserError(f"--lineup is one of {', '.join(duels.LINEUPS)}, not {lineup!r}")
+    result = duels.duel(rules, first, second, deals, seed, chosen, seats, lineup)
     typer.echo(duels.format_duel(result, chosen, family_of(rules).currency_for(rules)), nl=False)
 
 

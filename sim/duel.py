@@ -1,7 +1,9 @@
-"""Heuristic against heuristic on duplicate deals: every wall is played once per seating, the seats rotated.
+"""Player against player on duplicate deals: every wall is played once per seating, the seats rotated.
 
-The two heuristics sit alternately (A, B for two seats; A, B, A for three; A, B, A, B for four) and every
-wall is played once per rotation of that seating, so each seat holds each heuristic equally often. Deal i
+The two players sit alternately (A, B for two seats; A, B, A for three; A, B, A, B for four), or with the
+lineup ``one``, A in one seat and B in all the others (A, B, B, B: how one player fares at a table of
+another), and every wall is played once per rotation of that seating, so each seat holds each player
+equally often. Deal i
 of every game has the same wall and the same dealer seat (both come from the stream (seed, 0, i)), so the
 luck of the tiles cancels in the per-wall sum of a heuristic's results; with two seats the rotation is the
 usual swap. A duel reports, per heuristic, the win rate and the mean money per seat and deal in a room
@@ -38,6 +40,7 @@ class DuelResult:
     difference_interval: tuple[float, float]
     z: float
     p_value: float
+    lineup: str = "alternate"
 
     @property
     def significant(self) -> bool:
@@ -71,12 +74,21 @@ def _play_in_chunks(family, ruleset, players, seed: int, deals: int) -> pd.DataF
     )
 
 
-def seating(seats: int, rotation: int) -> list[int]:
-    """Which heuristic (0 or 1) sits in each seat in the given rotation of the alternating seating."""
+LINEUPS = ("alternate", "one")
+
+
+def seating(seats: int, rotation: int, lineup: str = "alternate") -> list[int]:
+    """Which player (0 or 1) sits in each seat in the given rotation: alternately, or (lineup ``one``) the
+    first in seat `rotation` alone and the second everywhere else."""
+    if lineup == "one":
+        return [0 if seat == rotation else 1 for seat in range(seats)]
     return [(seat + rotation) % seats % 2 for seat in range(seats)]
 
 
-def duel(ruleset: Ruleset, first: str, second: str, deals: int, seed: int, room: Room, seats: int | None = None) -> DuelResult:
+def duel(ruleset: Ruleset, first: str, second: str, deals: int, seed: int, room: Room, seats: int | None = None,
+         lineup: str = "alternate") -> DuelResult:
+    if lineup not in LINEUPS:
+        raise ValueError(f"a lineup is one of {', '.join(LINEUPS)}, not {lineup!r}")
     family = family_of(ruleset)
     seats = seats or ruleset.players[0]
     texts = (first, second)
@@ -86,7 +98,7 @@ def duel(ruleset: Ruleset, first: str, second: str, deals: int, seed: int, room:
     wins = np.zeros(2)
     slots = np.zeros(2)  # seats held per wall, over the rotations
     for rotation in range(seats):
-        sitting = seating(seats, rotation)
+        sitting = seating(seats, rotation, lineup)
         players = family.parse_players([texts[player] for player in sitting], seats)
         try:
             records = _play_in_chunks(family, ruleset, players, seed, deals)
@@ -111,13 +123,15 @@ def duel(ruleset: Ruleset, first: str, second: str, deals: int, seed: int, room:
     p_value = math.erfc(abs(z) / math.sqrt(2))
     return DuelResult(
         names, deals, seats, seat_deals.astype(int), wins / seat_deals, win_interval, mean, mean_interval, difference,
-        (difference - Z_95 * error, difference + Z_95 * error), z, p_value,
+        (difference - Z_95 * error, difference + Z_95 * error), z, p_value, lineup,
     )
 
 
 def format_duel(result: DuelResult, room: Room, currency: str = "beans") -> str:
     per = "per deal" if result.seats == 2 else "per seat and deal"
     how = "twice with the seats swapped" if result.seats == 2 else f"{result.seats} times with the seats rotated"
+    if result.lineup == "one" and result.seats > 2:
+        how += f" (the first player alone at a table of the second's {result.seats - 1})"
     lines = [f"{result.deals:,} walls, each played {how}; {currency} in {room.name} (stake {room.stake}, fee {room.fee})"]
     for index, name in enumerate(result.names):
         low, high = result.mean_beans_interval[index]

@@ -74,8 +74,10 @@ class Family:
         return self.money.outcome_summary(records)
 
     def records_frame(self, records, ruleset) -> pd.DataFrame:
-        """An engine batch as a DataFrame: its columns plus the fan counts of the ruleset's fans (one
-        ``fan_<id>`` column, or one ``fan_<id>_<seat>`` per seat where a deal has several wins)."""
+        """An engine batch as a DataFrame: its columns, the fan counts of the ruleset's fans (one
+        ``fan_<id>`` column, or one ``fan_<id>_<seat>`` per seat where a deal has several wins) and, for
+        each seat holding a user player, the chances of winning it reported (``win_chances_<seat>``, a
+        list per deal: sim.win_chances)."""
         frame = pd.DataFrame(records.columns)
         fans = records.fans
         for fan in ruleset.fans:
@@ -84,6 +86,8 @@ class Family:
             else:
                 for seat in range(fans.shape[1]):
                     frame[f"{fan_column(fan)}_{seat}"] = fans[:, seat, fan]
+        for name, lists in records.win_chances.items():
+            frame[name] = lists.to_pandas()  # numpy float32 arrays: Parquet list<float>, read back by any reader
         return frame
 
     def win_rows(self, records: pd.DataFrame, ruleset) -> pd.DataFrame:

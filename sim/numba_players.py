@@ -41,20 +41,23 @@ MAX_NUMBA_PARAMETERS = 16
 
 
 class NumbaPlayer:
-    """A numba player function with its parameters' names and defaults (see ``numba_player``)."""
+    """A numba player function with its parameters' names, defaults and allowed ranges (see ``numba_player``)."""
 
-    def __init__(self, act, defaults: dict):
+    def __init__(self, act, defaults: dict, ranges: dict | None = None):
         if not isinstance(act, CPUDispatcher):
             raise TypeError("numba_player decorates an @njit function")
         if len(defaults) > MAX_NUMBA_PARAMETERS:
             raise TypeError(f"a numba player takes at most {MAX_NUMBA_PARAMETERS} parameters")
-        self.act, self.defaults = act, dict(defaults)
+        if set(ranges or {}) - set(defaults):
+            raise TypeError("numba_player: a range is given for a parameter it does not declare")
+        self.act, self.defaults, self.ranges = act, dict(defaults), dict(ranges or {})
 
 
-def numba_player(**defaults):
+def numba_player(ranges: dict | None = None, **defaults):
     """Declare an ``@njit`` function a numba player with parameters: ``@numba_player(speed=8.0)`` above
-    ``@njit``. Parameters are numbers; ``parameters[i]`` is the i-th declared."""
-    return lambda act: NumbaPlayer(act, {key: float(value) for key, value in defaults.items()})
+    ``@njit``. Parameters are numbers; ``parameters[i]`` is the i-th declared. `ranges` (optional) maps a
+    parameter to its (lowest, highest) allowed value: a seat given another is refused with a clear error."""
+    return lambda act: NumbaPlayer(act, {key: float(value) for key, value in defaults.items()}, ranges)
 
 
 class NumbaSeat:
@@ -73,8 +76,11 @@ class NumbaSeat:
         vector = np.zeros(MAX_NUMBA_PARAMETERS)
         for index, key in enumerate(player.defaults):
             value = values[key]
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
                 raise PlayerError(f"{text}: parameter {key} needs a number, not {value!r}")
+            low, high = player.ranges.get(key, (-np.inf, np.inf))
+            if not low <= value <= high:
+                raise PlayerError(f"{text}: parameter {key} is from {low:g} to {high:g}, not {value!r}")
             vector[index] = value
         self.text, self.act, self.parameters = text, player.act, vector
 

@@ -36,13 +36,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from analysis.calibration import calibration_table, format_calibration
 from analysis.fan_tables import fan_frequency
 from analysis.rooms import load_rooms
 from analysis.tables import write_table, write_text_atomically
 from kernels.compile_cache import source_key
-from sim import run_directory
+from sim import run_directory, win_chances
 from sim.families import family_of
 from sim.player_text import split_players
 from sim.ruleset import RulesetError, load_ruleset, parse_ruleset
@@ -209,6 +211,7 @@ class RunResult:
     played: int  # deals played by this call (not those resumed)
     seconds: float
     money: dict[str, pd.DataFrame]  # the family's money tables by file stem: 富贵豆 (beans, seats) or 血战 (money, wins, seats)
+    calibration: pd.DataFrame | None = None  # where players reported chances of winning (analysis.calibration)
 
     @property
     def beans(self) -> pd.DataFrame:
@@ -378,9 +381,8 @@ def load_run(directory: Path) -> tuple[RunConfig, object]:
     return config, ruleset
 
 
-def read_records(directory: Path, config: RunConfig, ruleset=None) -> pd.DataFrame:
-    """Every deal of a finished run, in deal order, each shard checked first (sim.run_directory)."""
-    ruleset = ruleset or load_ruleset(config.ruleset)
+def _checked_shards(directory: Path, config: RunConfig, ruleset) -> list[Path]:
+    """The paths of every shard of a finished run, each checked first (sim.run_directory)."""
     wanted = config.metadata(ruleset.source)
     entries = run_directory.read_manifest(directory)
     paths = []
@@ -392,13 +394,46 @@ def read_records(directory: Path, config: RunConfig, ruleset=None) -> pd.DataFra
         if problem is not None:
             raise RunError(f"{path}: {problem}; mjsim run --resume --out {directory} sets it aside and plays it again")
         paths.append(path)
+    return paths
+
+
+def _read_shard(path: Path, directory: Path, chances: bool) -> pa.Table:
+    """One shard: its records (`chances` False) or its deal numbers and reported chances of winning."""
+    try:
+        names = pq.read_schema(path).names
+        reports = [name for name in names if name.startswith(win_chances.COLUMN_PREFIX)]
+        columns = ["deal", *reports] if chances else [name for name in names if name not in reports]
+        return pq.read_table(path, columns=columns, page_checksum_verification=True)
+    except (OSError, ValueError, pa.ArrowException) as error:  # a page that fails its checksum, or damage it missed
+        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise RunError(f"{path}: unreadable ({reason}); mjsim run --resume --out {directory} plays it again") from None
+
+
+def read_records(directory: Path, config: RunConfig, ruleset=None) -> pd.DataFrame:
+    """Every deal of a finished run, in deal order, each shard checked first (sim.run_directory); without
+    the reported chances of winning (``read_win_chances``)."""
+    ruleset = ruleset or load_ruleset(config.ruleset)
+    frames = [_read_shard(path, directory, False).to_pandas() for path in _checked_shards(directory, config, ruleset)]
+    return pd.concat(frames, ignore_index=True)
+
+
+def read_win_chances(directory: Path, config: RunConfig, ruleset=None) -> pd.DataFrame:
+    """The chances of winning the run's players reported with their discards (sim.win_chances), one row
+    each: deal, seat, and chance; empty when no seat reported any."""
+    ruleset = ruleset or load_ruleset(config.ruleset)
     frames = []
-    for path in paths:
-        try:
-            frames.append(pq.read_table(path, page_checksum_verification=True).to_pandas())
-        except (OSError, ValueError, pa.ArrowException) as error:  # a page that fails its checksum, or damage it missed
-            reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-            raise RunError(f"{path}: unreadable ({reason}); mjsim run --resume --out {directory} plays it again") from None
+    for path in _checked_shards(directory, config, ruleset):
+        table = _read_shard(path, directory, True)
+        deals = table.column("deal").to_numpy()
+        for name in table.column_names[1:]:
+            lists = table.column(name).combine_chunks()
+            frames.append(pd.DataFrame({
+                "deal": deals[pc.list_parent_indices(lists).to_numpy()],
+                "seat": np.int8(int(name[len(win_chances.COLUMN_PREFIX):])),
+                "chance": pc.list_flatten(lists).to_numpy(zero_copy_only=False),
+            }))
+    if not frames:
+        return pd.DataFrame({"deal": np.zeros(0, np.int64), "seat": np.zeros(0, np.int8), "chance": np.zeros(0, np.float32)})
     return pd.concat(frames, ignore_index=True)
 
 
@@ -417,7 +452,12 @@ def summarise(directory: Path, config: RunConfig, ruleset, played: int = 0, seco
     money = family.money.run_tables(records, room_list)
     for name, table in money.items():
         write_table(table, directory / f"{name}.parquet", rooms_metadata)
-    return RunResult(directory, records, fan_table, outcomes, played, seconds, money)
+    chances = read_win_chances(directory, config, ruleset)
+    calibration = None
+    if not chances.empty:
+        calibration = calibration_table(chances, records, family.money.seat_wins(records), config.players)
+        write_table(calibration, directory / "calibration.parquet", metadata)
+    return RunResult(directory, records, fan_table, outcomes, played, seconds, money, calibration)
 
 
 def format_summary(result: RunResult, top: int = 10) -> str:
@@ -441,7 +481,10 @@ def format_summary(result: RunResult, top: int = 10) -> str:
     ]
     for row in result.fan_table.sort_values("per_win", ascending=False).head(top).itertuples():
         lines.append(f"  {_pad(row.name, 10)}{row.value:>3}  {row.per_win:7.2%}  [{row.per_win_low:.2%}, {row.per_win_high:.2%}]")
-    return "\n".join(lines) + "\n"
+    text = "\n".join(lines) + "\n"
+    if result.calibration is not None:
+        text += format_calibration(result.calibration)
+    return text
 
 
 MONEY_TITLES = {
@@ -467,6 +510,8 @@ def format_tables(result: RunResult) -> str:
             parts.append("house take (台费)\n" + "\n".join(
                 f"  {_pad(row.room, 8)}{row.house_per_deal:>8.0f} beans a deal, {row.house_share_of_moved:.2%} of all beans moved"
                 for row in house.itertuples()))
+    if result.calibration is not None:
+        parts.append(format_calibration(result.calibration).rstrip("\n"))
     return "\n\n".join(parts) + "\n"
 
 

@@ -51,6 +51,7 @@ from sim.actions import (
     action_text,
 )
 from sim.player_text import PlayerError
+from sim.win_chances import chance_of
 from sim.waiting_limits import seconds_from_environment
 
 EXEC_PREFIX = "exec:"
@@ -265,6 +266,10 @@ class PythonSeat:
                                 f"{type(error).__name__}: {error}") from None
         code = answer.code if isinstance(answer, Action) else answer
         legal = observation.legal_codes
+        try:
+            observation.win_chance = chance_of(observation.win_chance, f"player {self.text}")
+        except ValueError as error:
+            raise PlayerFailure(f"{error} {where(observation.deal, observation.seat, observation.decision)}") from None
         if isinstance(code, (int, np.integer)) and not isinstance(code, bool) and int(code) in legal:
             return int(code)
         offered = ", ".join(ACTIONS[int(action)].text for action in legal)
@@ -381,6 +386,11 @@ class ExecSeat:
             answer = reply["action"]
         except (ValueError, TypeError, KeyError):
             return self._fault(observation, f"sent a malformed reply {line[:60]!r}")
+        try:
+            observation.win_chance = chance_of(reply.get("win_chance"), "")
+        except ValueError:
+            return self._fault(observation, f"reported a win chance of {str(reply.get('win_chance'))[:30]!r}, "
+                                            "not a number from 0 to 1,")
         legal = observation.legal_codes
         if isinstance(answer, int) and not isinstance(answer, bool) and answer in legal:
             return answer

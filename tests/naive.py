@@ -4,6 +4,8 @@ Written in the subset of Python that numba also compiles, so the tests can run t
 thousands of hands (``numba.njit(function)`` compiles the very same code; nothing here is cached).
 """
 
+import functools
+
 import numpy as np
 
 N_KINDS = 34
@@ -193,14 +195,14 @@ def ukeire_many(hands, n_melds, live, out):
         out[hand] = ukeire(hands[hand].copy(), n_melds[hand], live[hand])
 
 
-def ready_race(self_rate, self_value, ron_rate, ron_value, hazard, loss, rounds):
-    """sim.erren.ev's race of a ready hand, walked round by round: (EV, P(the hand wins)). Each round the
-    opponent wins with `hazard`; else the hand wins on its discard with `ron_rate`; else on its own draw with
-    `self_rate`; else the next round begins."""
+def ready_race(self_rate, self_value, ron_rate, ron_value, hazards, loss, rounds):
+    """sim.win_race's race of a ready hand over `rounds` rounds, walked forwards: (EV, P(the hand wins)).
+    The round with h rounds left first ends the race with hazards[h]; else the hand wins on a discard with
+    `ron_rate`; else on its own draw with `self_rate`; else the next round begins."""
     on, expected, won = 1.0, 0.0, 0.0
-    for _ in range(rounds):
-        expected -= on * hazard * loss
-        on *= 1.0 - hazard
+    for left in range(rounds, 0, -1):
+        expected -= on * hazards[left] * loss
+        on *= 1.0 - hazards[left]
         expected += on * ron_rate * ron_value
         won += on * ron_rate
         on *= 1.0 - ron_rate
@@ -208,3 +210,69 @@ def ready_race(self_rate, self_value, ron_rate, ron_value, hazard, loss, rounds)
         won += on * self_rate
         on *= 1.0 - self_rate
     return expected, won
+
+def far_chance(distance, advance, self_rate, ron_rate, hazards, rounds):
+    """sim.win_race.far_chance by its recursion (plain Python, not for numba): the chance that a hand `level`
+    useful draws from ready wins within `left` rounds, the round ending the race with hazards[left], then
+    (ready) a win on a discard or on the draw, or (not ready) a step closer with the draw."""
+
+    @functools.cache
+    def chance(level, left):
+        if left == 0:
+            return 0.0
+        stay = 1 - hazards[left]
+        if level == 0:
+            return stay * (ron_rate + (1 - ron_rate) * (self_rate + (1 - self_rate) * chance(0, left - 1)))
+        return stay * (advance * chance(level - 1, left - 1) + (1 - advance) * chance(level, left - 1))
+
+    return chance(distance, rounds)
+
+
+def opponent_hazards(start, advance, win_rate, played, rounds):
+    """sim.win_race.opponent_hazards by counting paths (plain Python): the opponent's chance to be at each
+    distance after n rounds without winning, each path's probability the product of its steps; the hazard
+    of a round is its chance to win in it over its chance to be still in (a hand that cannot be still in
+    counts as ready and winning at `win_rate`). Returns (ready now, hazards)."""
+    base, further = int(start), start - int(start)
+
+    @functools.cache
+    def at(level, n):  # the chance to be `level` from ready after n rounds, not having won
+        if n == 0:
+            return (1 - further if level == base else 0.0) + (further if level == base + 1 else 0.0)
+        came = at(level + 1, n - 1) * advance if level + 1 <= base + 1 else 0.0
+        if level == 0:
+            return at(0, n - 1) * (1 - win_rate) + came
+        return at(level, n - 1) * (1 - advance) + came
+
+    def alive(n):
+        return sum(at(level, n) for level in range(base + 2))
+
+    hazards = [0.0] * (rounds + 1)
+    for step in range(rounds):
+        n = played + step
+        hazards[rounds - step] = at(0, n) * win_rate / alive(n) if alive(n) > 0 else win_rate  # gone: certain
+    return (at(0, played) / alive(played) if alive(played) > 0 else 1.0), hazards
+
+
+def clustered_error(values, clusters):
+    """analysis.calibration's cluster-robust standard error of a mean, by its formula: the clusters' summed
+    deviations from the mean, squared, with the small-sample factor C/(C-1), over n^2 (plain Python)."""
+    values, clusters = list(values), list(clusters)
+    mean = sum(values) / len(values)
+    sums = {}
+    for value, cluster in zip(values, clusters):
+        sums[cluster] = sums.get(cluster, 0.0) + value - mean
+    count = len(sums)
+    return (count / (count - 1) * sum(total * total for total in sums.values())) ** 0.5 / len(values)
+
+
+def isotonic(values, weights):
+    """sim.ev_calibration.isotonic by the min-max formula of isotonic regression (plain Python): the fitted
+    value at i is the largest, over blocks starting at or before i, of the smallest weighted mean of a block
+    from there ending at or after i."""
+    n = len(values)
+
+    def mean(low, high):
+        return sum(values[k] * weights[k] for k in range(low, high + 1)) / sum(weights[low:high + 1])
+
+    return [max(min(mean(low, high) for high in range(i, n)) for low in range(i + 1)) for i in range(n)]

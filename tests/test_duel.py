@@ -6,7 +6,7 @@ import pytest
 
 from analysis.rooms import Room
 from analysis.tables import read_metadata
-from sim.duel import duel, league, league_matrix
+from sim.duel import duel, league, league_matrix, seating
 from sim.erren import engine
 from sim.ruleset import load_ruleset
 
@@ -86,7 +86,7 @@ def test_league_lists_every_pair_both_ways():
 
 
 def test_headline_writes_the_results_readme_from_its_runs(mjsim, tmp_path):
-    code, out, _ = mjsim("headline", "--deals", "1000", "--league-walls", "50", "--results", str(tmp_path))
+    code, out, _ = mjsim("headline", "--deals", "1000", "--league-walls", "50", "--ev-walls", "0", "--results", str(tmp_path))
     text = (tmp_path / "README.md").read_text(encoding="utf-8")
     assert code == 0 and str(tmp_path / "README.md") in out
     for heading in ("Fan frequencies: `erren`", "Fan frequencies: `erren-classic`", "Fan frequencies: `erren-challenge`",
@@ -109,3 +109,16 @@ def test_a_duel_played_in_chunks_is_the_duel_played_at_once(monkeypatch):
     monkeypatch.setattr(duels, "CHUNK", 7)  # 60 walls in nine calls, the last one short
     chunked = duels.duel(ruleset, "greedy", "value", 60, 4, room)
     assert chunked.table().equals(whole.table())
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_the_lineup_one_seats_the_first_player_alone_in_every_seat_in_turn(seats):
+    seatings = [seating(seats, rotation, "one") for rotation in range(seats)]
+    for rotation, sitting in enumerate(seatings):
+        assert sitting.count(0) == 1 and sitting[rotation] == 0
+
+
+def test_a_player_alone_against_itself_differs_by_exactly_nothing():
+    result = duel(load_ruleset("liangmen-xuezhan"), "value", "value", 300, 2, FANS, lineup="one")
+    assert result.difference == 0 and result.z == 0
+    assert list(result.seat_deals) == [4 * 300, 12 * 300]  # one seat per rotation against three

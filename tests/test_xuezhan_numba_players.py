@@ -75,7 +75,7 @@ def test_a_numba_player_seats_anywhere_among_python_players_and_heuristics():
 @njit
 def _observe(seat, n_legal, state, rules, work, out_tables, out_melds):
     """The numba observation's arrays, copied out (a test cannot keep the views)."""
-    observation = numba_observation(seat, n_legal, state, rules, work)
+    observation = numba_observation(seat, n_legal, state, rules, work, np.zeros(1))
     out_melds[:] = observation.melds
     out_tables[0, :] = observation.voids
     out_tables[1, :] = observation.won

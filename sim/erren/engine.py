@@ -39,7 +39,7 @@ the minimum fan) and records the first violation per deal.
 """
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from numba import njit, objmode
@@ -69,6 +69,7 @@ from kernels.tiles import (
     N_FLOWERS,
     N_KINDS,
 )
+from sim import win_chances
 from sim.actions import (
     ADDED_KONG,
     CHOW,
@@ -968,6 +969,7 @@ def _play_deals(seed, first_deal, session_length, template, rules, kinds, parame
 USER, NUMBA = -1, -2
 # status slots: where the loop is, and whether (and with what) a numba player answered illegally
 STATUS_DEAL, STATUS_SEAT, STATUS_DECISION, STATUS_ILLEGAL, STATUS_ANSWER = range(5)
+ILLEGAL_ACTION, ILLEGAL_CHANCE = 1, 2  # status[STATUS_ILLEGAL]: an answer not offered, a report not a chance
 
 
 @njit(cache=True, _nrt=False)
@@ -1025,9 +1027,10 @@ def _python_answer(n_legal):
 
 @njit(inline="always")
 def _asking_loop(act0, act1, functions, user_parameters, asks_python, seed, first_deal, session_length, template,
-                 rules, kinds, parameters, state, work, validate, records, fans, events, wall, status):
+                 rules, kinds, parameters, state, work, validate, records, fans, events, wall, status, chances):
     """`_play_deals` with user players: a NUMBA seat s is answered here by function functions[s] of act0,
-    act1, a USER seat through Python."""
+    act1, a USER seat through Python. The chances of winning they report with their discards go to
+    `chances` (sim.win_chances)."""
     dealer = 0
     streams = work.streams
     for row in range(records.shape[0]):
@@ -1043,22 +1046,26 @@ def _asking_loop(act0, act1, functions, user_parameters, asks_python, seed, firs
             seat = state.table[ACTOR]
             status[STATUS_SEAT], status[STATUS_DECISION] = seat, state.table[DECISION]
             n = legal_actions(state, rules, work.shanten_scratch, work.legal)
+            win_chances.ask(chances)
             if n == 1:  # no choice: the seat is not asked
                 action = work.legal[0]
             elif kinds[seat] == NUMBA:
-                observation = numba_observation(seat, n, state, rules, work)
+                observation = numba_observation(seat, n, state, rules, work, chances.chance)
                 if functions[seat] == 0:
                     action, streams[seat] = act0(observation, user_parameters[seat], streams[seat])
                 else:
                     action, streams[seat] = act1(observation, user_parameters[seat], streams[seat])
                 if not _offered(action, work.legal, n):
-                    status[STATUS_ILLEGAL], status[STATUS_ANSWER] = 1, action
+                    status[STATUS_ILLEGAL], status[STATUS_ANSWER] = ILLEGAL_ACTION, action
                     return
             else:
                 action = _python_answer(n)
                 if action < 0:
                     _note(record, PLAYER_FAULT)
                     action = default_action(state)
+            if win_chances.keep(chances, row, seat, action) != win_chances.KEPT:
+                status[STATUS_ILLEGAL] = ILLEGAL_CHANCE
+                return
             pending = play_to_user(action, wall, rules, kinds, parameters, state, work, events, record, fans[row], validate)
         winner = records[row, R_WINNER]
         if winner >= 0 and winner != dealer:
@@ -1067,20 +1074,21 @@ def _asking_loop(act0, act1, functions, user_parameters, asks_python, seed, firs
 
 @njit(cache=True, _nrt=False)
 def _play_deals_asking_python(functions, user_parameters, asks_python, seed, first_deal, session_length, template, rules, kinds,
-                              parameters, state, work, validate, records, fans, events, wall, status):
+                              parameters, state, work, validate, records, fans, events, wall, status, chances):
     """The loop for tables without a numba player: cached, as no function is an argument."""
     _asking_loop(no_numba_player, no_numba_player, functions, user_parameters, asks_python, seed, first_deal, session_length,
-                 template, rules, kinds, parameters, state, work, validate, records, fans, events, wall, status)
+                 template, rules, kinds, parameters, state, work, validate, records, fans, events, wall, status, chances)
 
 
 @njit(_nrt=False)  # no reference counting: the loop allocates nothing, and it compiles in half the time
 def _play_deals_asking(act0, act1, functions, user_parameters, asks_python, seed, first_deal, session_length,
-                       template, rules, kinds, parameters, state, work, validate, records, fans, events, wall, status):
+                       template, rules, kinds, parameters, state, work, validate, records, fans, events, wall, status,
+                       chances):
     """The loop for tables with numba players. Compiled in each process, once per set of distinct numba
     functions whatever seats they take (so a duel's rotations share it): numba makes a function part of the
     type, so this loop cannot be cached; what it calls is cached."""
     _asking_loop(act0, act1, functions, user_parameters, asks_python, seed, first_deal, session_length, template,
-                 rules, kinds, parameters, state, work, validate, records, fans, events, wall, status)
+                 rules, kinds, parameters, state, work, validate, records, fans, events, wall, status, chances)
 
 
 class _UserTable:
@@ -1088,8 +1096,9 @@ class _UserTable:
     arrays (the same memory the engine writes), the seats, and the deal in play."""
 
 
-    def __init__(self, ruleset, seats, seed, state, work):
+    def __init__(self, ruleset, seats, seed, state, work, chances):
         self.ruleset, self.seats, self.seed, self.state, self.work = ruleset, seats, seed, state, work
+        self.chances = chances
         self.deal = -1
 
     def begin_deal(self, deal):
@@ -1100,13 +1109,20 @@ class _UserTable:
 
     def ask(self, n_legal):
         observation = Observation(self.state, tuple(self.work.legal[:n_legal].tolist()), self.deal, self.ruleset)
-        return self.seats[observation.seat].decide(observation)
+        action = self.seats[observation.seat].decide(observation)
+        if observation.win_chance is not None:
+            self.chances.chance[0] = observation.win_chance
+        return action
 
 
-def _play_with_users(ruleset, players, seed, first, session_length, template, rules, validate, records, fans, events, wall):
+def _play_with_users(ruleset, players, seed, first, session_length, template, rules, validate, records, fans, events,
+                     wall) -> win_chances.WinChanceLog:
+    """Play the batch with user players among the seats; returns the chances of winning they reported."""
     from sim.numba_players import MAX_NUMBA_PARAMETERS  # here: sim.numba_players imports this package's scoring
     state, work = new_state(), new_work()
     status = np.zeros(5, np.int64)
+    chances = win_chances.new_log(records.shape[0], win_chances.discards_bound(
+        max(0, template.shape[0] - DEALT_TO_DEALER - DEALT_TO_OTHER), len(players.users)))
     numba_seats = [user is not None and user.kind == "numba" for user in players.users]
     # the distinct numba functions in seat order, and each seat's among them: the loop's type then depends
     # on which functions play, not on where they sit
@@ -1115,12 +1131,12 @@ def _play_with_users(ruleset, players, seed, first, session_length, template, ru
                                                                                         strict=True)], np.int64)
     user_parameters = np.stack([user.parameters if numba else np.zeros(MAX_NUMBA_PARAMETERS)
                                 for user, numba in zip(players.users, numba_seats, strict=True)])
-    _ASKING.table = _UserTable(ruleset, players.users, seed, state, work)
+    _ASKING.table = _UserTable(ruleset, players.users, seed, state, work, chances)
     arguments = (
         functions, user_parameters, any(user is not None and not numba for user, numba in zip(players.users, numba_seats,
                                                                                              strict=True)),
         np.uint64(seed), first, session_length, template, rules, players.kinds, players.parameters, state, work,
-        validate, records, fans, events, wall, status,
+        validate, records, fans, events, wall, status, chances,
     )
     try:
         if acts:
@@ -1136,9 +1152,13 @@ def _play_with_users(ruleset, players, seed, first, session_length, template, ru
         raise user.failure(status, f"raised {type(error).__name__}: {error}") from None
     finally:
         _ASKING.table = None
-    if status[STATUS_ILLEGAL]:
+    if status[STATUS_ILLEGAL] == ILLEGAL_ACTION:
         user = players.users[int(status[STATUS_SEAT])]
         raise user.failure(status, f"answered {int(status[STATUS_ANSWER])}, not a legal action,")
+    if status[STATUS_ILLEGAL] == ILLEGAL_CHANCE:
+        user = players.users[int(status[STATUS_SEAT])]
+        raise user.failure(status, f"reported a win chance of {float(chances.chance[0])!r}, not a number from 0 to 1,")
+    return chances
 
 
 # ------------------------------------------------------------------------------------- public API
@@ -1218,23 +1238,27 @@ def kernel_rules(ruleset: Ruleset) -> tuple[Rules, np.ndarray]:
 
 @dataclass
 class DealRecords:
-    """One batch of deals: `columns` (name -> int32 array, RECORD_COLUMNS plus `deal`) and `fans`
-    (deals x N_FANS uint8 counts of each fan in the winning hand, zero for draws)."""
+    """One batch of deals: `columns` (name -> int32 array, RECORD_COLUMNS plus `deal`), `fans` (deals x
+    N_FANS uint8 counts of each fan in the winning hand, zero for draws) and `win_chances` (for each seat
+    holding a user player, ``win_chances_<seat>``: the chances of winning it reported with its discards, a
+    list per deal; sim.win_chances)."""
 
     columns: dict
     fans: np.ndarray
+    win_chances: dict = field(default_factory=dict)
 
     def __len__(self):
         return self.fans.shape[0]
 
 
 def _play_batch(ruleset, players, seed, first, session_length, template, rules, validate, records, fans, events, wall):
+    """Play the batch; returns the chances of winning its user players reported (None without user players)."""
     if players.has_users:
-        _play_with_users(ruleset, players, seed, first, session_length, template, rules, validate, records, fans,
-                         events, wall)
-    else:
-        _play_deals(np.uint64(seed), first, session_length, template, rules, players.kinds, players.parameters,
-                    new_work(), validate, records, fans, events, wall)
+        return _play_with_users(ruleset, players, seed, first, session_length, template, rules, validate, records,
+                                fans, events, wall)
+    _play_deals(np.uint64(seed), first, session_length, template, rules, players.kinds, players.parameters,
+                new_work(), validate, records, fans, events, wall)
+    return None
 
 
 def play(ruleset: Ruleset, players: Players, seed: int, n_deals: int, first_deal: int = 0,
@@ -1246,11 +1270,12 @@ def play(ruleset: Ruleset, players: Players, seed: int, n_deals: int, first_deal
     records = np.zeros((n_deals, len(RECORD_COLUMNS)), np.int32)
     fans = np.zeros((n_deals, N_FANS), np.uint8)
     events = np.zeros((MAX_EVENTS, 3), np.int16)
-    _play_batch(ruleset, players, seed, first_deal, session_length, template, rules, validate, records, fans, events,
-                template.copy())
+    chances = _play_batch(ruleset, players, seed, first_deal, session_length, template, rules, validate, records,
+                          fans, events, template.copy())
     columns = {"deal": np.arange(first_deal, first_deal + n_deals, dtype=np.int64)}
     columns.update({name: records[:, index] for index, name in enumerate(RECORD_COLUMNS)})
-    return DealRecords(columns, fans)
+    reporting = [seat for seat, user in enumerate(players.users) if user is not None]
+    return DealRecords(columns, fans, win_chances.columns(chances, n_deals, reporting) if chances is not None else {})
 
 
 @dataclass

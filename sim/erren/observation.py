@@ -54,9 +54,13 @@ class Observation:
     ``opening ready``), ``legal_actions`` (``sim.user_players.Action``: ``code``, ``text``),
     ``legal_codes``, ``legal_mask``, ``hand``, ``drawn``, ``tile``, ``melds``, ``meld_texts``,
     ``discards``, ``discards_after_ready``, ``visible``, ``opponent_hand``, ``tiles_left``, ``turn``,
-    ``dealer``, ``ready``, ``doubles``, ``flowers``, ``bonus``, ``win_fans``, ``win_points``, ``ruleset``."""
+    ``dealer``, ``ready``, ``doubles``, ``flowers``, ``bonus``, ``win_fans``, ``win_points``, ``ruleset``.
+
+    ``win_chance`` is the player's to set: its chance of winning the deal, from 0 to 1, kept when it
+    answers with a discard (sim.win_chances)."""
 
     def __init__(self, state, legal_codes, deal: int, ruleset):
+        self.win_chance = None
         self._state = state
         self.legal_codes = legal_codes  # a tuple of ints
         self.deal = deal
@@ -222,11 +226,13 @@ class NumbaObservation(NamedTuple):
     rules: Rules  # the ruleset's kernel arrays (for sim.numba_players.shanten and the fan evaluator)
     work: tuple  # sim.erren.table.Work: scratch arrays (shanten_scratch, distances, ...) a player may use
     bonus: np.ndarray  # int8 (34,): the face-up bonus tiles (erren-challenge's 花牌), zeros elsewhere
+    win_chance: np.ndarray  # float64 (1,): write your chance of winning the deal here with a discard (sim.win_chances)
 
 
 @njit(cache=True, inline="always")  # inlined: returning the tuple from a call would count references on its arrays
-def numba_observation(seat, n_legal, state, rules, work):
-    """The observation of the actor, its legal actions the first `n_legal` of work.legal."""
+def numba_observation(seat, n_legal, state, rules, work, win_chance):
+    """The observation of the actor, its legal actions the first `n_legal` of work.legal; `win_chance` is
+    the slot of sim.win_chances.WinChanceLog the seat may report in."""
     unseen_counts(seat, state, rules.tile_set, work.unseen)
     opponent = state.hands[1 - seat] if opponent_hand_visible(seat, state.table) else work.no_tiles
     table = state.table
@@ -234,5 +240,5 @@ def numba_observation(seat, n_legal, state, rules, work):
     return NumbaObservation(
         seat, table[DECISION], work.legal[:n_legal], tile, state.hands[seat], state.table[N_MELDS + seat], opponent,
         state.melds, state.visible,
-        state.discarded, state.after_ready, work.unseen, state.table, rules, work, state.bonus,
+        state.discarded, state.after_ready, work.unseen, state.table, rules, work, state.bonus, win_chance,
     )

@@ -68,7 +68,7 @@ first violation per deal.
 """
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from numba import njit, objmode
@@ -95,6 +95,7 @@ from kernels.tiles import (
     N_KINDS,
     PIN_START,
 )
+from sim import win_chances
 from sim.actions import (
     ADDED_KONG,
     CONCEALED_KONG,
@@ -121,7 +122,7 @@ from sim.actions import (
 from sim.deal_rules import Rules, deal_rules
 from sim.player_text import PlayerError, split_players
 from sim.random_streams import random_below, shuffle_in_place, stream_state
-from sim.user_players import PlayerFailure, is_user_player, load_user_player
+from sim.user_players import PlayerFailure, builtin_numba_seat, is_user_player, load_user_player
 from sim.xuezhan import players as players_module
 from sim.xuezhan.observation import Observation, numba_observation
 from sim.xuezhan.table import (
@@ -1288,6 +1289,7 @@ def _play_deals(seed, first_deal, n, session_length, template, rules, kinds, par
 USER, NUMBA = -1, -2
 # status slots: where the loop is, and whether (and with what) a numba player answered illegally
 STATUS_DEAL, STATUS_SEAT, STATUS_DECISION, STATUS_ILLEGAL, STATUS_ANSWER = range(5)
+ILLEGAL_ACTION, ILLEGAL_CHANCE = 1, 2  # status[STATUS_ILLEGAL]: an answer not offered, a report not a chance
 
 
 @njit(cache=True)
@@ -1367,10 +1369,11 @@ def _ask_python(n_legal):
 
 @njit(cache=True, inline="always")
 def _deals_asking(act0, act1, act2, act3, functions, user_parameters, asks_python, seed, first_deal, n, session_length,
-                  template, rules, kinds, parameters, state, work, validate, records, fans, events, wall, status):
+                  template, rules, kinds, parameters, state, work, validate, records, fans, events, wall, status, chances):
     """The loop with user players: records.shape[0] deals from first_deal. A NUMBA seat s is answered by
     function functions[s] of act0 .. act3 with parameters user_parameters[s]; a USER seat through Python.
-    Returns early, status[STATUS_ILLEGAL] set, at a numba player's illegal answer."""
+    Returns early, status[STATUS_ILLEGAL] set, at a numba player's illegal answer. The chances of winning the
+    players report with their discards go to `chances` (sim.win_chances)."""
     dealer = 0
     streams = work.streams
     for row in range(records.shape[0]):
@@ -1386,11 +1389,12 @@ def _deals_asking(act0, act1, act2, act3, functions, user_parameters, asks_pytho
             seat = state.table[ACTOR]
             status[STATUS_SEAT], status[STATUS_DECISION] = seat, state.table[DECISION]
             count = legal_actions(state, rules, work, work.legal)
+            win_chances.ask(chances)
             if count == 1:  # no choice: the seat is not asked
                 action = work.legal[0]
             elif kinds[seat] == NUMBA:
                 seat_money(record, n, work.money)
-                observation = numba_observation(seat, count, state, rules, work)
+                observation = numba_observation(seat, count, state, rules, work, chances.chance)
                 function = functions[seat]
                 if function == 0:
                     action, streams[seat] = act0(observation, user_parameters[seat], streams[seat])
@@ -1401,13 +1405,16 @@ def _deals_asking(act0, act1, act2, act3, functions, user_parameters, asks_pytho
                 else:
                     action, streams[seat] = act3(observation, user_parameters[seat], streams[seat])
                 if not _offered(action, work.legal, count):
-                    status[STATUS_ILLEGAL], status[STATUS_ANSWER] = 1, action
+                    status[STATUS_ILLEGAL], status[STATUS_ANSWER] = ILLEGAL_ACTION, action
                     return
             else:
                 action = _ask_python(count)
                 if action < 0:
                     _note(record, PLAYER_FAULT)
                     action = default_action(state, rules, work)
+            if win_chances.keep(chances, row, seat, action) != win_chances.KEPT:
+                status[STATUS_ILLEGAL] = ILLEGAL_CHANCE
+                return
             pending = play_to_user(action, wall, rules, kinds, parameters, state, work, events, record, fans[row], validate)
         dealer = records[row, R_NEXT_DEALER]
 
@@ -1416,23 +1423,23 @@ def _deals_asking(act0, act1, act2, act3, functions, user_parameters, asks_pytho
 # references on each array of the three named tuples it passes, and compiling the uncached loop takes longer.
 @njit(cache=True, _nrt=False)
 def _play_deals_asking(functions, user_parameters, seed, first_deal, n, session_length, template, rules, kinds,
-                       parameters, state, work, validate, records, fans, events, wall, status):
+                       parameters, state, work, validate, records, fans, events, wall, status, chances):
     """`_play_deals` with Python and exec: players (no numba player): cached, compiled once."""
     _deals_asking(no_numba_player, no_numba_player, no_numba_player, no_numba_player, functions, user_parameters, True,
                   seed, first_deal, n, session_length, template, rules, kinds, parameters, state, work, validate,
-                  records, fans, events, wall, status)
+                  records, fans, events, wall, status, chances)
 
 
 @njit(_nrt=False)
 def _play_deals_with_numba(act0, act1, act2, act3, functions, user_parameters, asks_python, seed, first_deal, n,
                            session_length, template, rules, kinds, parameters, state, work, validate, records, fans,
-                           events, wall, status):
+                           events, wall, status, chances):
     """`_play_deals` with numba players among the seats (and maybe Python ones): compiled in each process, once
     per set of distinct functions whatever seats they take (so a duel's rotations share it), in about ten
     seconds (its callees are cached)."""
     _deals_asking(act0, act1, act2, act3, functions, user_parameters, asks_python, seed, first_deal, n,
                   session_length, template, rules, kinds, parameters, state, work, validate, records, fans, events,
-                  wall, status)
+                  wall, status, chances)
 
 
 class _UserTable:
@@ -1440,9 +1447,9 @@ class _UserTable:
     same memory the engine writes), the records, the seats and the deal in play."""
 
 
-    def __init__(self, ruleset, seats, seed, state, work, records):
+    def __init__(self, ruleset, seats, seed, state, work, records, chances):
         self.ruleset, self.seats, self.seed = ruleset, seats, seed
-        self.state, self.work, self.records = state, work, records
+        self.state, self.work, self.records, self.chances = state, work, records, chances
         self.deal, self.row = -1, -1
 
     def begin_deal(self, deal, row):
@@ -1457,7 +1464,10 @@ class _UserTable:
         money = tuple(int(record[R_WIN_MONEY + seat]) + int(record[R_KONG_MONEY + seat]) for seat in seats)
         observation = Observation(self.state, self.work, money, tuple(self.work.legal[:n_legal].tolist()), self.deal,
                                   self.ruleset)
-        return self.seats[observation.seat].decide(observation)
+        action = self.seats[observation.seat].decide(observation)
+        if observation.win_chance is not None:
+            self.chances.chance[0] = observation.win_chance
+        return action
 
 
 def _is_numba(user) -> bool:
@@ -1465,7 +1475,8 @@ def _is_numba(user) -> bool:
 
 
 def _play_with_users(ruleset, players, seed, first, n, session_length, template, rules, validate, records, fans, events,
-                     wall):
+                     wall) -> win_chances.WinChanceLog:
+    """Play the batch with user players among the seats; returns the chances of winning they reported."""
     from sim.numba_players import MAX_NUMBA_PARAMETERS  # here: sim.numba_players imports this package's table
 
     state, work = new_state(), new_work()
@@ -1473,10 +1484,11 @@ def _play_with_users(ruleset, players, seed, first, n, session_length, template,
     users = tuple(players.users) + (None,) * (MAX_SEATS - len(players.users))
     user_parameters = np.stack([user.parameters if _is_numba(user) else np.zeros(MAX_NUMBA_PARAMETERS)
                                 for user in users])
-    _ASKING.table = _UserTable(ruleset, players.users, seed, state, work, records)
+    chances = win_chances.new_log(records.shape[0], win_chances.discards_bound(max(0, template.shape[0] - 13 * n - 1), n))
+    _ASKING.table = _UserTable(ruleset, players.users, seed, state, work, records, chances)
     arguments = (
         np.uint64(seed), first, n, session_length, template, rules, players.kinds, players.parameters, state, work,
-        validate, records, fans, events, wall, status,
+        validate, records, fans, events, wall, status, chances,
     )
     # the distinct functions in order of first seat, and each seat's among them: the loop's type then depends on
     # which functions play, not on where they sit
@@ -1507,9 +1519,13 @@ def _play_with_users(ruleset, players, seed, first, n, session_length, template,
         raise user.failure(status, f"raised {type(error).__name__}: {error}") from None
     finally:
         _ASKING.table = None
-    if status[STATUS_ILLEGAL]:
+    if status[STATUS_ILLEGAL] == ILLEGAL_ACTION:
         user = users[int(status[STATUS_SEAT])]
         raise user.failure(status, f"answered {int(status[STATUS_ANSWER])}, not a legal action,")
+    if status[STATUS_ILLEGAL] == ILLEGAL_CHANCE:
+        user = users[int(status[STATUS_SEAT])]
+        raise user.failure(status, f"reported a win chance of {float(chances.chance[0])!r}, not a number from 0 to 1,")
+    return chances
 
 
 # ------------------------------------------------------------------------------------- public API
@@ -1542,13 +1558,14 @@ class Players:
             raise PlayerError(f"血战 takes two to four players, not {len(texts)}")
         kinds, vectors, names, seated = [], [], [], []
         for seat, text in enumerate(texts):
-            if is_user_player(text, players_module.NAMES):
+            builtin = builtin_numba_seat(text, players_module.NUMBA_PLAYERS)
+            if builtin is not None or is_user_player(text, players_module.NAMES):
                 known = users[seat] if users is not None and seat < len(users) else None
-                user = known if known is not None else load_user_player(text)
+                user = known if known is not None else (builtin or load_user_player(text))
                 seated.append(user)
                 kinds.append(NUMBA if user.kind == "numba" else USER)
                 vectors.append(np.zeros(players_module.N_PARAMETERS))
-                names.append(text.strip())
+                names.append(user.text if builtin is not None else text.strip())
             else:
                 kind, vector, name = players_module.parse_player(text, lenient)
                 seated.append(None)
@@ -1624,11 +1641,14 @@ def _seats(ruleset, players) -> int:
 
 @dataclass
 class XuezhanRecords:
-    """One batch of deals: `columns` (name -> int32 array, ``record_columns(n_seats)`` plus int64 `deal`)
-    and `fans` (deals x n_seats x N_FANS uint8: the fans of each seat's win, zero if it did not win)."""
+    """One batch of deals: `columns` (name -> int32 array, ``record_columns(n_seats)`` plus int64 `deal`),
+    `fans` (deals x n_seats x N_FANS uint8: the fans of each seat's win, zero if it did not win) and
+    `win_chances` (for each seat holding a user player, ``win_chances_<seat>``: the chances of winning it
+    reported with its discards, a list per deal; sim.win_chances)."""
 
     columns: dict
     fans: np.ndarray
+    win_chances: dict = field(default_factory=dict)
 
     def __len__(self):
         return self.fans.shape[0]
@@ -1642,8 +1662,9 @@ def _run(ruleset, players, seed, first, n_deals, session_length, validate):
     fans = np.zeros((n_deals, MAX_SEATS, N_FANS), np.uint8)
     events = np.zeros((MAX_EVENTS, 4), np.int32)
     wall = template.copy()
+    chances = None
     if seats.has_users:
-        _play_with_users(
+        chances = _play_with_users(
             ruleset, seats, seed, first, n, session_length, template, rules, validate, records, fans, events, wall,
         )
     else:
@@ -1651,7 +1672,9 @@ def _run(ruleset, players, seed, first, n_deals, session_length, validate):
             np.uint64(seed), first, n, session_length, template, rules, seats.kinds, seats.parameters,
             new_work(), validate, records, fans, events, wall,
         )
-    return n, records, fans, events, wall
+    reporting = [seat for seat, user in enumerate(seats.users) if user is not None]
+    reports = win_chances.columns(chances, n_deals, reporting) if chances is not None else {}
+    return n, records, fans, events, wall, reports
 
 
 def _columns_of(records, n):
@@ -1667,10 +1690,10 @@ def play(ruleset, players, seed: int, n_deals: int, first_deal: int = 0, session
     """Play deals first_deal .. first_deal + n_deals - 1. With sessions, first_deal must start one."""
     if session_length and first_deal % session_length:
         raise ValueError("with sessions, a batch starts at a session's first deal")
-    n, records, fans, _, _ = _run(ruleset, players, seed, first_deal, n_deals, session_length, validate)
+    n, records, fans, _, _, reports = _run(ruleset, players, seed, first_deal, n_deals, session_length, validate)
     columns = {"deal": np.arange(first_deal, first_deal + n_deals, dtype=np.int64)}
     columns.update(_columns_of(records, n))
-    return XuezhanRecords(columns, fans[:, :n].copy())
+    return XuezhanRecords(columns, fans[:, :n].copy(), reports)
 
 
 @dataclass
@@ -1688,7 +1711,7 @@ class DealLog:
 def replay(ruleset, players, seed: int, deal: int, session_length: int = 0, validate: bool = False) -> DealLog:
     """Play one deal again (with sessions, its session from the start, for the dealer) and keep its log."""
     first = deal - deal % session_length if session_length else deal
-    n, records, fans, events, wall = _run(ruleset, players, seed, first, deal - first + 1, session_length, validate)
+    n, records, fans, events, wall, _ = _run(ruleset, players, seed, first, deal - first + 1, session_length, validate)
     record = {"deal": deal, **{name: int(value) for name, value in _columns_of(records[-1], n).items()}}
     rows = events[1 : events[0, 0] + 1]
     return DealLog(record, fans[-1, :n].copy(), wall, rows[:, :3].copy(), rows[:, 3].copy())

@@ -69,9 +69,13 @@ class Observation:
     ``opening ready``, ``exchange``, ``void``), ``legal_actions`` (``sim.user_players.Action``: ``code``,
     ``text``), ``legal_codes``, ``legal_mask``, ``hand``, ``drawn``, ``tile``, ``picked``, ``melds``,
     ``n_melds``, ``meld_texts``, ``discards``, ``visible``, ``tiles_left``, ``turn``, ``dealer``,
-    ``n_seats``, ``ready``, ``waits``, ``voids``, ``won``, ``money``, ``win_value``, ``ruleset``."""
+    ``n_seats``, ``ready``, ``waits``, ``voids``, ``won``, ``money``, ``win_value``, ``ruleset``.
+
+    ``win_chance`` is the player's to set: its chance of winning the deal, from 0 to 1, kept when it
+    answers with a discard (sim.win_chances)."""
 
     def __init__(self, state, work, money, legal_codes, deal: int, ruleset):
+        self.win_chance = None
         self._state, self._work = state, work
         self.legal_codes = legal_codes  # a tuple of ints
         self.deal = deal
@@ -266,6 +270,7 @@ class NumbaObservation(NamedTuple):
     table: np.ndarray  # int64 (TABLE_FIELDS,): the public fields, indexed by sim.xuezhan.table's constants
     rules: Rules  # the ruleset's kernel arrays (for sim.numba_players.shanten and xuezhan_win_value)
     work: NumbaWork  # scratch arrays for the helpers
+    win_chance: np.ndarray  # float64 (1,): write your chance of winning the deal here with a discard (sim.win_chances)
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -291,9 +296,10 @@ def _seen_by(seat, state, work):
 
 
 @njit(cache=True, inline="always")  # inlined: returning the tuple from a call would count references on its arrays
-def numba_observation(seat, n_legal, state, rules, work):
+def numba_observation(seat, n_legal, state, rules, work, win_chance):
     """The observation of the actor, its legal actions the first `n_legal` of work.legal; work.money must
-    hold each seat's money so far (the engine fills it from the deal's record)."""
+    hold each seat's money so far (the engine fills it from the deal's record); `win_chance` is the slot of
+    sim.win_chances.WinChanceLog the seat may report in."""
     table = state.table
     unseen_counts(seat, state, rules.tile_set, work.unseen)
     _seen_by(seat, state, work)
@@ -312,5 +318,5 @@ def numba_observation(seat, n_legal, state, rules, work):
         seat, table[N_SEATS], decision, work.legal[:n_legal], tile, state.hands[seat], table[N_MELDS + seat],
         work.seen_melds, state.visible, state.discarded, work.unseen, seen[DECLARED_VOID : DECLARED_VOID + MAX_SEATS],
         seen[WON : WON + MAX_SEATS], seen[DECLARED : DECLARED + MAX_SEATS], state.waits, work.money, win_value, picked,
-        seen, rules, scratch,
+        seen, rules, scratch, win_chance,
     )

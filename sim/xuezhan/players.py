@@ -63,6 +63,7 @@ from sim.xuezhan.table import (
 
 RANDOM, GREEDY, VALUE, DEFENSIVE = 0, 1, 2, 3
 NAMES = ("random", "greedy", "value", "defensive")
+NUMBA_PLAYERS = {"ev": "sim.xuezhan.ev:act"}  # built-in players written on the numba player interface
 CLAIM, DECLARE, SPEED, THREAT_WALL, CAUTION = range(5)
 N_PARAMETERS = 5
 DEFAULTS = {

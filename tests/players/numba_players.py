@@ -1,5 +1,7 @@
-"""Broken numba players the tests seat: one that raises, one that answers an action that is not legal."""
+"""Numba players the tests seat: broken ones (one that raises, one that answers an action that is not legal, one
+that reports a chance of winning that is not a number) and one whose reports count its discards."""
 
+import numpy as np
 from numba import njit
 
 from sim.actions import DECISION_TURN
@@ -18,3 +20,19 @@ def raises(observation, parameters, rng):
 @njit(cache=True)
 def illegal(observation, parameters, rng):
     return 9999, rng
+
+
+@numba_player(scale=0.01)
+@njit(cache=True)
+def counts_its_discards(observation, parameters, rng):
+    """Plays its first legal action and, at every decision, reports `scale` times the tiles it has discarded
+    so far as its chance of winning: the reports kept must then count up one by one."""
+    observation.win_chance[0] = parameters[0] * observation.discards[observation.seat].sum()
+    return observation.legal[0], rng
+
+
+@njit(cache=True)
+def reports_nonsense(observation, parameters, rng):
+    """Plays its first legal action and reports a chance of winning that is not a number."""
+    observation.win_chance[0] = np.nan
+    return observation.legal[0], rng

@@ -1,6 +1,6 @@
 """Python players the tests seat: one that answers with a built-in heuristic's own choice (through the live
 state, which only a test may read), one that checks every legal-action list against the legality rules,
-and broken ones."""
+one whose reported chances of winning count its discards, and broken ones."""
 
 import os
 
@@ -130,3 +130,15 @@ class Illegal:
 
 class NotAPlayer:
     pass
+
+
+class CountsItsDiscards:
+    """Plays its first legal action and, at every decision, reports `scale` times the tiles it has discarded
+    so far as its chance of winning (`scale` 2: a report that is not a chance once it has discarded a tile)."""
+
+    def __init__(self, scale=0.01):
+        self.scale = scale
+
+    def act(self, observation):
+        observation.win_chance = self.scale * int(observation.discards[observation.seat].sum())
+        return observation.legal_actions[0]

@@ -1,0 +1,234 @@
+"""What ``ev`` says its chance of winning is: its search's chance, calibrated by a fitted table.
+
+ev's search gives a chance of winning the deal with every discard (``sim.erren.ev``, ``sim.xuezhan.ev``), by
+one of four estimates: the race of a ready hand (0), the search one draw ahead of a hand one tile from
+ready (1), two draws ahead (2, at depth 2), or the walk of a hand further away (3). Its models of the
+opponents are simple, so these chances are only roughly right. The chance ev reports is the search's
+chance passed through a table fitted on ev's own games against greedy: for each table ev plays at and each
+estimate, a non-decreasing step curve from the search's chance to the share of such reports made in deals
+ev went on to win (the reports binned, each bin's won share, made non-decreasing: ``fit_curve``). A report
+takes the value of its bin, so reports that fall in a bin come true as often as that bin's did, and the
+curve is calibrated against greedy by construction; the run's calibration table (analysis.calibration)
+checks it on other deals. Against other players the curves are as good as their fit carries over.
+
+``mjsim calibrate-ev`` plays the fitting runs (``ev:report=2``, which reports the search's chance and its
+estimate coded together; kept in ``results/ev-calibration-seed<seed>/``, where a run cut short is resumed
+and one played by other code refused) and writes ``sim/ev_calibration_table.py``; ``calibrated`` reads it
+inside numba. The fitting runs play at ev's default depth, 1, so the two-draw estimate of depth 2 has no
+curve of its own and is read with the one-draw curve.
+The tables: ``TABLES`` (the shipped rulesets, and the two tables of sanren-liangfang); a ruleset file of
+one's own is read with the table of the nearest shipped one (sim.erren.ev.table_key, sim.xuezhan.ev.table_key).
+"""
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from sim import ev_calibration_table as fitted
+
+ESTIMATES = ("ready race", "one draw ahead", "two draws ahead", "walk from far")
+N_ESTIMATES = len(ESTIMATES)
+READY_RACE, ONE_DRAW, TWO_DRAWS, WALK_FROM_FAR = range(N_ESTIMATES)
+# What ev reports (its parameter `report`): the search's chance, the calibrated chance, or both coded for fitting.
+REPORT_SEARCH, REPORT_CALIBRATED, REPORT_CODED = 0, 1, 2
+CODED_SCALE = 0.999  # coded = (estimate + CODED_SCALE x chance) / N_ESTIMATES: every estimate its own quarter
+TABLES = (
+    ("erren", "erren", 2), ("erren-classic", "erren-classic", 2), ("erren-challenge", "erren-challenge", 2),
+    ("liangmen-xuezhan", "liangmen-xuezhan", 4), ("sanren-liangfang-3", "sanren-liangfang", 3),
+    ("sanren-liangfang-2", "sanren-liangfang", 2),
+)  # (name, ruleset, seats)
+ERREN, ERREN_CLASSIC, ERREN_CHALLENGE, LIANGMEN, SANREN_THREE, SANREN_TWO = range(len(TABLES))
+MAX_KNOTS = 48
+MIN_REPORTS_PER_KNOT = 2_000
+
+
+@njit(cache=True, _nrt=False)
+def calibrated(chance, estimate, table):
+    """The calibrated chance of the search's `chance` made by `estimate` at `table`: the value of the first
+    step of the fitted curve whose upper end it does not pass (the last step's beyond them all; the search's
+    chance itself where no curve was fitted; the one-draw curve for the two-draw estimate without its own)."""
+    if estimate == TWO_DRAWS and fitted.COUNTS[table, estimate] == 0:
+        estimate = ONE_DRAW
+    knots = fitted.KNOTS[table, estimate]
+    count = fitted.COUNTS[table, estimate]
+    if count == 0:
+        return chance
+    for index in range(count - 1):
+        if chance <= knots[index, 0]:
+            return knots[index, 1]
+    return knots[count - 1, 1]
+
+
+@njit(cache=True, _nrt=False)
+def report(chance, estimate, table, mode):
+    """What ev writes to observation.win_chance under its parameter `report` (module text)."""
+    chance = min(1.0, max(0.0, chance))
+    if mode == REPORT_SEARCH:
+        return chance
+    if mode == REPORT_CODED:
+        return (estimate + CODED_SCALE * chance) / N_ESTIMATES
+    return min(1.0, max(0.0, calibrated(chance, estimate, table)))
+
+
+def decode(coded: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(estimate, the search's chance) of reports made with ``report=2``."""
+    estimate = np.minimum((coded * N_ESTIMATES).astype(np.int64), N_ESTIMATES - 1)
+    return estimate, np.clip((coded * N_ESTIMATES - estimate) / CODED_SCALE, 0.0, 1.0)
+
+
+def isotonic(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """The non-decreasing sequence closest to `values` in weighted least squares (pool adjacent violators)."""
+    blocks: list[list[float]] = []  # [weighted sum, weight, count]
+    for value, weight in zip(values, weights, strict=True):
+        blocks.append([value * weight, weight, 1])
+        while len(blocks) > 1 and blocks[-2][0] / blocks[-2][1] > blocks[-1][0] / blocks[-1][1]:
+            total, mass, count = blocks.pop()
+            blocks[-1][0] += total
+            blocks[-1][1] += mass
+            blocks[-1][2] += count
+    return np.concatenate([np.full(count, total / mass) for total, mass, count in blocks])
+
+
+def fit_curve(chances: np.ndarray, won: np.ndarray, knots: int = MAX_KNOTS,
+              min_reports: int = MIN_REPORTS_PER_KNOT) -> np.ndarray:
+    """The steps (upper end of the search's chances, calibrated chance), at most `knots` of them, of the
+    non-decreasing curve from the search's chances to the outcomes: the reports split into bins, each bin's
+    won share, made non-decreasing (weighted by the bins' sizes). A bin ends at every 1/(knots/2) of the
+    chances and at every (knots/2)-quantile, so that the curve follows both where the reports crowd and
+    where they are sparse; neighbours are merged until each holds `min_reports`. A step's upper end lies
+    halfway between its bin's highest chance and the next bin's lowest (the last's is 1). Empty with too
+    few reports."""
+    if len(chances) < min_reports:
+        return np.zeros((0, 2))
+    order = np.argsort(chances, kind="stable")
+    ordered, outcome = chances[order], won[order]
+    half = max(knots // 2, 1)
+    edges = np.union1d(np.linspace(0.0, 1.0, half + 1)[1:-1], np.quantile(ordered, np.linspace(0, 1, half + 1)[1:-1]))
+    cuts = np.unique(np.searchsorted(ordered, edges, side="right"))
+    bounds = [0]
+    for cut in cuts:  # merge from the left: each bin at least min_reports
+        if cut - bounds[-1] >= min_reports and len(ordered) - cut >= min_reports:
+            bounds.append(int(cut))
+    bounds.append(len(ordered))
+    while len(bounds) - 1 > knots:  # too many bins: merge the smallest with its smaller neighbour
+        sizes = np.diff(bounds)
+        smallest = int(np.argmin(sizes))
+        neighbour = smallest - 1 if smallest == len(sizes) - 1 or (smallest > 0 and sizes[smallest - 1] < sizes[smallest + 1]) else smallest + 1
+        del bounds[max(smallest, neighbour)]
+    ends = np.array([(ordered[cut - 1] + ordered[cut]) / 2 for cut in bounds[1:-1]] + [1.0])
+    shares = np.array([outcome[low:high].mean() for low, high in zip(bounds[:-1], bounds[1:], strict=True)])
+    sizes = np.diff(bounds).astype(np.float64)
+    return np.column_stack([ends, isotonic(shares, sizes)])
+
+
+def table_text(curves: dict, provenance: dict, fitted_on: dict) -> str:
+    """The module sim/ev_calibration_table.py holding `curves` ((table, estimate) -> knots) and what each
+    table was fitted on (`fitted_on`: table name -> text)."""
+    knots = np.zeros((len(TABLES), N_ESTIMATES, MAX_KNOTS, 2))
+    counts = np.zeros((len(TABLES), N_ESTIMATES), np.int64)
+    for (table, estimate), curve in curves.items():
+        counts[table, estimate] = len(curve)
+        knots[table, estimate, : len(curve)] = curve
+    rows = []
+    for table in range(len(TABLES)):
+        rows.append(f"    [  # {TABLES[table][0]}")
+        for estimate in range(N_ESTIMATES):
+            rows.append(f"        [  # {ESTIMATES[estimate]}")
+            pairs = [f"({x:.6f}, {y:.6f})," for x, y in knots[table, estimate]]
+            rows.extend("            " + " ".join(pairs[start:start + 5]) for start in range(0, len(pairs), 5))
+            rows.append("        ],")
+        rows.append("    ],")
+    lines = [
+        '"""ev\'s calibration curves (sim.ev_calibration), generated by `mjsim calibrate-ev`: do not edit.',
+        "",
+        *(f"{key}: {value}" for key, value in provenance.items()),
+        '"""',
+        "",
+        "import numpy as np",
+        "",
+        "# (table, estimate, step, 2): (the upper end of the search's chances, the calibrated chance); COUNTS steps",
+        "KNOTS = np.array([",
+        *rows,
+        "])",
+        f"COUNTS = np.array({counts.tolist()}, dtype=np.int64)",
+        "# the fitting runs of each table",
+        "FITTED_ON = {",
+        *(f"    {name!r}: {fitted_on[name]!r}," for name, _, _ in TABLES if name in fitted_on),
+        "}",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def fitting_runs(deals: int, seed: int, directory: Path, tables=None, workers: int = 0, progress=None) -> dict:
+    """ev (report=2) against greedy at each of `tables` (indices into TABLES; default all), `deals` deals
+    each, as runs in directory/<table>, resumed where one was cut short; a run played by other code is
+    refused (its reports would fit another ev). Returns (table, estimate) -> (the search's chances, won) of
+    every report."""
+    from kernels.compile_cache import source_key
+    from sim.families import family_of
+    from sim.run_directory import RunError
+    from sim.runner import RunConfig, load_run, read_win_chances, run
+
+    reports = {}
+    for table in tables if tables is not None else range(len(TABLES)):
+        name, ruleset_id, seats = TABLES[table]
+        place = Path(directory) / name
+        started = (place / "run.json").is_file()
+        if started and json.loads((place / "run.json").read_text(encoding="utf-8")).get("source_hash") != source_key():
+            raise RunError(f"{place} was played by other code than this; remove it to fit on new runs")
+        players = ("ev:report=2",) + ("greedy",) * (seats - 1)
+        records = run(RunConfig(ruleset_id, players, deals, seed), place, workers, resume=started,
+                      progress=progress).records
+        config, ruleset = load_run(place)
+        chances = read_win_chances(place, config, ruleset)
+        won = family_of(ruleset).money.seat_wins(records)
+        rows = np.searchsorted(records["deal"].to_numpy(), chances["deal"].to_numpy())
+        outcome = won[rows, chances["seat"].to_numpy().astype(np.int64)]
+        estimate, chance = decode(chances["chance"].to_numpy().astype(np.float64))
+        for index in range(N_ESTIMATES):
+            mine = estimate == index
+            reports[(table, index)] = (chance[mine], outcome[mine].astype(np.float64))
+    return reports
+
+
+def write_table(reports: dict, path: Path, provenance: dict, fitted_on: str = "") -> dict:
+    """Fit every (table, estimate) of `reports` and write the table module to `path`, keeping the curves of
+    the tables `reports` does not hold as they are (and what they were fitted on); `fitted_on` says what
+    the tables refitted now were fitted on. Returns the curves fitted now."""
+    from analysis.tables import write_text_atomically
+
+    refitted = {table for table, _ in reports}
+    kept = {(table, estimate): fitted.KNOTS[table, estimate, : fitted.COUNTS[table, estimate]]
+            for table in range(min(len(TABLES), fitted.COUNTS.shape[0])) if table not in refitted
+            for estimate in range(N_ESTIMATES) if fitted.COUNTS[table, estimate] > 0}
+    curves = {}
+    for key, (chances, won) in reports.items():
+        curve = fit_curve(chances, won)
+        if len(curve):
+            curves[key] = curve
+    sources = {name: text for name, text in getattr(fitted, "FITTED_ON", {}).items()
+               if name not in {TABLES[table][0] for table in refitted}}
+    sources.update({TABLES[table][0]: fitted_on for table in refitted})
+    write_text_atomically(path, table_text({**kept, **curves}, provenance, sources))
+    return curves
+
+
+def gaps(curves: dict, reports: dict) -> list[tuple[str, str, int, float]]:
+    """For each fitted curve: (table, estimate, reports, the largest gap between a bin's won share and its
+    calibrated chance in units of the bin's standard error), to print after fitting."""
+    rows = []
+    for (table, estimate), curve in curves.items():
+        chances, won = reports[(table, estimate)]
+        predicted = curve[np.minimum(np.searchsorted(curve[:, 0], chances), len(curve) - 1), 1]
+        order = np.argsort(predicted)
+        worst = 0.0
+        for part in np.array_split(order, min(10, max(1, len(order) // MIN_REPORTS_PER_KNOT))):
+            share, mean = won[part].mean(), predicted[part].mean()
+            error = math.sqrt(max(share * (1 - share), 1e-9) / len(part))
+            worst = max(worst, abs(share - mean) / error)
+        rows.append((TABLES[table][0], ESTIMATES[estimate], len(chances), worst))
+    return rows
