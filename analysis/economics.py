@@ -17,7 +17,11 @@ from analysis.statistics import wilson_interval
 STAKES_WHEN_NO_MINIMUM = 100
 
 
-def starting_beans(room: Room) -> int:
+def starting_beans(room: Room, bankroll: int | None = None) -> int:
+    """A simulated player's beans on entering: `bankroll` stakes when given, else the room's minimum entry
+    (100 stakes when it has none)."""
+    if bankroll is not None:
+        return bankroll * room.stake
     return room.min_entry or STAKES_WHEN_NO_MINIMUM * room.stake
 
 
@@ -40,11 +44,13 @@ def deals_until_ruin(changes: np.ndarray, start: float, horizon: int, players: i
 
 
 def room_economics(records: pd.DataFrame, rooms: list[Room], horizon: int = 2000, players: int = 2000,
-                   block: int = 50, seed: int = 0, *, money) -> pd.DataFrame:
+                   block: int = 50, seed: int = 0, *, money, bankroll: int | None = None) -> pd.DataFrame:
     """One row per room: house share of all money moved, share of wins that still lose the winner money
     (二人: F*s < f), drift and volatility per deal of each seat, and the ruin probability within `horizon`
     deals (Wilson interval) with the median number of deals until ruin (inf when most players outlast the
-    horizon). `money` is the family's money module (``sim.erren.money`` or ``sim.xuezhan.money``)."""
+    horizon), the mean number of deals a bankroll lasts (the horizon for those that outlast it) and the fees
+    the house takes from one bankroll over them. `bankroll`: the players' starting stakes (``starting_beans``).
+    `money` is the family's money module (``sim.erren.money`` or ``sim.xuezhan.money``)."""
     wins = money.seat_wins(records)
     moved_units = money.units_moved(records).sum()
     rows = []
@@ -53,11 +59,12 @@ def room_economics(records: pd.DataFrame, rooms: list[Room], horizon: int = 2000
         moved = moved_units * room.stake
         house = float(room.fee) * changes.shape[1] * len(records)
         losing_wins = int((changes[wins] < 0).sum())
-        ruin = deals_until_ruin(changes, starting_beans(room), horizon, players, block, seed)
+        start = starting_beans(room, bankroll)
+        ruin = deals_until_ruin(changes, start, horizon, players, block, seed)
         ruined = int(np.isfinite(ruin).sum())
         low, high = wilson_interval(ruined, players)
         row = {
-            "room": room.name, "stake": room.stake, "fee": room.fee, "start_beans": starting_beans(room),
+            "room": room.name, "stake": room.stake, "fee": room.fee, "start_beans": start,
             "house_share_of_moved": house / (house + moved) if house + moved else np.nan,
             "winning_but_losing_share": losing_wins / wins.sum() if wins.any() else np.nan,
         }
@@ -65,9 +72,41 @@ def room_economics(records: pd.DataFrame, rooms: list[Room], horizon: int = 2000
         row.update({
             "volatility": changes.std(ddof=1),
             "ruin_probability": ruined / players, "ruin_low": float(low), "ruin_high": float(high),
-            "median_deals_to_ruin": float(np.median(ruin)), "horizon": horizon,
+            "median_deals_to_ruin": float(np.median(ruin)),
+            # how long a bankroll lasts (at most the horizon), and what the house takes from it meanwhile
+            "mean_deals_played": float(np.minimum(ruin, horizon).mean()),
+            "house_take_per_bankroll": float(room.fee * np.minimum(ruin, horizon).mean()),
+            "horizon": horizon,
         })
         rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def player_economics(records: pd.DataFrame, rooms: list[Room], seat_players: list[str], horizon: int = 2000,
+                     players: int = 2000, block: int = 50, seed: int = 0, *, money,
+                     bankroll: int | None = None) -> pd.DataFrame:
+    """One row per room and player of a run whose seats hold different players (a stronger and a weaker
+    one, say): the player's drift and volatility per deal, and the ruin of a bankroll that always plays as
+    that player (its blocks drawn from that player's seats only), as in ``room_economics``."""
+    rows = []
+    names = list(dict.fromkeys(seat_players))
+    for room in rooms:
+        changes = money.seat_changes(records, room)
+        start = starting_beans(room, bankroll)
+        for name in names:
+            own = changes[:, [seat for seat, seated in enumerate(seat_players) if seated == name]]
+            ruin = deals_until_ruin(own, start, horizon, players, block, seed)
+            ruined = int(np.isfinite(ruin).sum())
+            low, high = wilson_interval(ruined, players)
+            rows.append({
+                "room": room.name, "stake": room.stake, "fee": room.fee, "player": name, "seats": own.shape[1],
+                "start_beans": start, "drift": own.mean(), "volatility": own.std(ddof=1),
+                "ruin_probability": ruined / players, "ruin_low": float(low), "ruin_high": float(high),
+                "median_deals_to_ruin": float(np.median(ruin)),
+                "mean_deals_played": float(np.minimum(ruin, horizon).mean()),
+                "house_take_per_bankroll": float(room.fee * np.minimum(ruin, horizon).mean()),
+                "horizon": horizon,
+            })
     return pd.DataFrame(rows)
 
 

@@ -5,6 +5,7 @@ stderr and exit status 2, never a traceback.
 """
 
 import json
+import math
 import signal
 import sys
 from pathlib import Path
@@ -293,21 +294,25 @@ def analyze(
 @app.command()
 def economics(
     run_dir: Annotated[Path, typer.Argument(help="A run directory written by mjsim run.")],
-    rooms: Annotated[Path | None, typer.Option(help="A rooms file; default the family's (sim/erren/rooms.toml, sim/xuezhan/rooms.toml).")] = None,
+    rooms: Annotated[Path | None, typer.Option(help="A rooms file, or `app` for seed 004's real rooms (二人); default the family's (sim/erren/rooms.toml, sim/xuezhan/rooms.toml).")] = None,
     stake: Annotated[list[int] | None, typer.Option(help="Study a grid instead: stakes (repeat the option).")] = None,
-    fee: Annotated[list[int] | None, typer.Option(help="With --stake: table fees (repeat the option).")] = None,
+    fee: Annotated[list[int] | None, typer.Option(help="With --stake: table fees (repeat the option); without: one fee charged in every room of the rooms file.")] = None,
+    solve: Annotated[str | None, typer.Option(help="`fee`: find each room's largest fee that meets --target.")] = None,
+    target: Annotated[str | None, typer.Option(help="With --solve fee: median_deals_to_ruin>=N, mean_deals_played>=N, ruin_probability<=p or house_share<=x.")] = None,
+    replicates: Annotated[int, typer.Option(help="With --solve: bootstrap replicates of the run for the fee's interval.")] = 40,
+    bankroll: Annotated[int | None, typer.Option(help="The simulated players enter with this many stakes (default: the room's minimum entry, or 100 stakes).")] = None,
     horizon: Annotated[int, typer.Option(help="Deals a simulated player plays at most.")] = 2000,
     players: Annotated[int, typer.Option(help="Simulated players per room.")] = 2000,
     block: Annotated[int, typer.Option(help="Consecutive deals per resampled block.")] = 50,
     seed: Annotated[int, typer.Option(help="Seed of the resampling.")] = 0,
     plot: Annotated[bool, typer.Option("--plot", help="Also write PNG charts (needs matplotlib: pip install 'mjsim[plot]').")] = False,
 ):
-    """House take, wins that lose money, drift, volatility and risk of ruin per room (or stake x fee grid)."""
-    from dataclasses import asdict
+    """House take, wins that lose money, drift, volatility, risk of ruin and how long a bankroll lasts per room (or stake x fee grid); or, with --solve fee, each room's largest fee that meets a target."""
+    from dataclasses import asdict, replace
 
     import pandas as pd
 
-    from analysis.economics import grid_rooms, room_economics
+    from analysis.economics import grid_rooms, player_economics, room_economics
     from analysis.rooms import load_rooms
     from analysis.tables import write_table
     from sim import runner
@@ -321,21 +326,48 @@ def economics(
         _within("--stake", value, 1, 10**9)
     for value in fee or []:
         _within("--fee", value, 0, 10**15)
-    if (stake is None) != (fee is None) or any(value < 0 for value in (stake or []) + (fee or [])) or 0 in (stake or []):
+    if stake is not None and fee is None or any(value < 0 for value in (stake or []) + (fee or [])) or 0 in (stake or []):
         raise UserError("give --stake and --fee together, stakes positive and fees not negative")
+    if stake is None and fee is not None and len(fee) != 1:
+        raise UserError("without --stake, give one --fee: the fee charged in every room")
     if stake is not None and rooms is not None:
         raise UserError("give either --rooms or a --stake/--fee grid")
+    if (solve is None) != (target is None) or solve not in (None, "fee"):
+        raise UserError("give --solve fee and --target together (--target median_deals_to_ruin>=500, for one)")
+    if solve is not None and stake is not None:
+        raise UserError("--solve finds the fee of each room of a rooms file; give --rooms (or none), not a grid")
+    _within("--replicates", replicates, 1, 10_000)
+    if bankroll is not None:
+        _within("--bankroll", bankroll, 1, 10**6)
     config, ruleset = runner.load_run(run_dir)
     family = family_of(ruleset)
-    room_list = grid_rooms(stake, fee) if stake is not None else load_rooms(rooms, family.rooms_file_for(ruleset))
+    if stake is not None:
+        room_list = grid_rooms(stake, fee)
+    else:
+        room_list = load_rooms(family.rooms_path(rooms, ruleset), family.rooms_file_for(ruleset))
+        if fee is not None:
+            room_list = [replace(room, fee=fee[0]) for room in room_list]
     records = runner.read_records(run_dir, config, ruleset)
-    table = room_economics(records, room_list, horizon, players, block, seed, money=family.money)
+    if solve is not None:
+        _solve_fee(run_dir, config, ruleset, records, room_list, target, horizon, players, block, seed, replicates, bankroll)
+        return
+    table = room_economics(records, room_list, horizon, players, block, seed, money=family.money, bankroll=bankroll)
     metadata = {**config.metadata(ruleset.source), "rooms": [asdict(room) for room in room_list], "horizon": horizon,
                 "players_simulated": players, "block": block, "resampling_seed": seed}
     write_table(table, run_dir / "economics.parquet", metadata)
     with pd.option_context("display.width", 200, "display.max_columns", 30):
         typer.echo(table.to_string(index=False, float_format=lambda value: f"{value:.4g}"))
     typer.echo(f"wrote {run_dir / 'economics.parquet'}")
+    if len(set(config.players)) > 1:  # a stronger and a weaker player at one table: each one's own bankroll
+        by_player = player_economics(records, room_list, list(config.players), horizon, players, block, seed,
+                                     money=family.money, bankroll=bankroll)
+        write_table(by_player, run_dir / "economics_by_player.parquet", metadata)
+        typer.echo("per player: a bankroll that always plays as that player (blocks from its seats only)")
+        short = {text: text.split(":")[0] for text in config.players}
+        shown = by_player.assign(player=by_player["player"].map(short)) if len(set(short.values())) == len(short) else by_player
+        with pd.option_context("display.width", 200, "display.max_columns", 30):
+            typer.echo(shown.to_string(index=False, float_format=lambda value: f"{value:.4g}"))
+        typer.echo(f"wrote {run_dir / 'economics_by_player.parquet'}")
     if plot:
         from analysis.plots import plot_economics
 
@@ -344,6 +376,47 @@ def economics(
         except RuntimeError as error:
             raise UserError(str(error)) from None
         typer.echo("wrote " + ", ".join(str(path) for path in paths))
+
+
+def _solve_fee(run_dir, config, ruleset, records, room_list, target_text, horizon, players, block, seed, replicates, bankroll):
+    """`mjsim economics --solve fee`: each room's largest fee meeting the target, written to fee_solution.parquet."""
+    from dataclasses import asdict, replace
+
+    import pandas as pd
+
+    from analysis.economics import room_economics, starting_beans
+    from analysis.fee_solver import TargetError, parse_target, solve_fee
+    from analysis.tables import write_table
+    from sim.families import family_of
+
+    try:
+        target = parse_target(target_text)
+    except TargetError as error:
+        raise UserError(str(error)) from None
+    money = family_of(ruleset).money
+    rows = []
+    for index, room in enumerate(room_list):
+        free = replace(room, fee=0)
+        solved = solve_fee(money.seat_changes(records, free), money.units_moved(records) * float(room.stake),
+                           starting_beans(room, bankroll), target, horizon, players, block, seed + index, replicates)
+        row = {"room": room.name, "stake": room.stake, "start_beans": starting_beans(room, bankroll), "target": str(target),
+               **solved}
+        if math.isfinite(solved["fee"]):  # the room at that fee, on the same resampling
+            at = room_economics(records, [replace(room, fee=int(solved["fee"]))], horizon, players, block, seed + index,
+                                money=money, bankroll=bankroll).iloc[0]
+            row.update({key: at[key] for key in ("house_share_of_moved", "ruin_probability", "median_deals_to_ruin",
+                                                 "mean_deals_played", "house_take_per_bankroll")})
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    metadata = {**config.metadata(ruleset.source), "rooms": [asdict(room) for room in room_list], "target": str(target),
+                "horizon": horizon, "players_simulated": players, "block": block, "resampling_seed": seed,
+                "replicates": replicates, "bankroll_stakes": bankroll}
+    path = write_table(table, run_dir / "fee_solution.parquet", metadata)
+    typer.echo(f"the largest whole fee (beans a deal, each player) meeting {target} in each room; interval: 2.5% and "
+               f"97.5% of {replicates} block bootstraps of the run; NaN: not met even without a fee")
+    with pd.option_context("display.width", 200, "display.max_columns", 30):
+        typer.echo(table.to_string(index=False, float_format=lambda value: f"{value:.4g}"))
+    typer.echo(f"wrote {path}")
 
 
 @app.command()

@@ -20,7 +20,7 @@ packages. Adding a family is adding a package, one line to that list, and the sc
 files (switches, extra tables, settings) to ``sim.ruleset.FAMILY_SCHEMAS``.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 
@@ -42,12 +42,21 @@ class Family:
     rooms_file: Path
     currency: str  # what the rooms pay in
     points_rooms_file: Path | None = None  # the rooms of a ruleset that prices wins in points ([points])
+    named_rooms: dict = field(default_factory=dict)  # other shipped rooms files, by the name --rooms takes
 
     def rooms_file_for(self, ruleset) -> Path:
         """The default rooms of `ruleset`: per point where it prices wins in points, else the family's."""
         if ruleset.points is not None and self.points_rooms_file is not None:
             return self.points_rooms_file
         return self.rooms_file
+
+    def rooms_path(self, rooms: Path | None, ruleset) -> Path:
+        """The rooms file a user named: a path, a shipped file's name (``named_rooms``), or None for the default."""
+        if rooms is None:
+            return self.rooms_file_for(ruleset)
+        if not rooms.exists() and str(rooms) in self.named_rooms:
+            return self.named_rooms[str(rooms)]
+        return rooms
 
     def currency_for(self, ruleset) -> str:
         return "points" if ruleset.points is not None else self.currency

@@ -276,3 +276,13 @@ def isotonic(values, weights):
         return sum(values[k] * weights[k] for k in range(low, high + 1)) / sum(weights[low:high + 1])
 
     return [max(min(mean(low, high) for high in range(i, n)) for low in range(i + 1)) for i in range(n)]
+
+
+def largest_fee_by_scan(meets, highest):
+    """The largest whole fee from 0 to `highest` for which `meets(fee)` holds, trying every fee in turn
+    (analysis.fee_solver.largest_fee's twin); NaN when none does."""
+    found = float("nan")
+    for fee in range(highest + 1):
+        if meets(fee):
+            found = float(fee)
+    return found

@@ -8,6 +8,7 @@ from conftest import deal_records
 from analysis.economics import (
     deals_until_ruin,
     grid_rooms,
+    player_economics,
     room_economics,
     starting_beans,
 )
@@ -42,6 +43,18 @@ def test_resampling_is_a_pure_function_of_its_seed():
     assert not np.array_equal(a, deals_until_ruin(changes, 200, 500, 300, 50, seed=10))
 
 
+def test_a_stronger_players_bankroll_drifts_up_and_a_weaker_ones_is_ruined():
+    """Seat 0 wins 10 fans every deal: as its own player it gains 10 - fee a deal and never goes broke; the
+    player in seat 1 loses 10 + fee a deal and is broke after start / (10 + fee) deals."""
+    records = deal_records([(0, 0, 10, 0, 0, 0, 0)] * 300)
+    room = Room("r", stake=1, fee=2, min_entry=120, max_entry=0)
+    table = player_economics(records, [room], ["strong", "weak"], horizon=200, players=50, block=10, money=money)
+    strong, weak = table.itertuples()
+    assert (strong.player, strong.drift, strong.ruin_probability) == ("strong", 8.0, 0.0)
+    assert (weak.player, weak.drift, weak.ruin_probability, weak.median_deals_to_ruin) == ("weak", -12.0, 1.0, 10.0)
+    assert weak.house_take_per_bankroll == 2 * 10 and strong.mean_deals_played == 200
+
+
 def test_grid_rooms_and_the_entry_of_a_free_room():
     rooms = grid_rooms([10, 20], [0, 5])
     assert [(room.stake, room.fee) for room in rooms] == [(10, 0), (10, 5), (20, 0), (20, 5)]
@@ -61,9 +74,49 @@ def test_economics_command_writes_a_table_per_room(mjsim, tmp_path):
     assert read_metadata(directory / "economics.parquet")["config"]["horizon"] == 300
 
 
+def test_the_app_rooms_of_seed_004_take_the_fee_as_a_parameter(mjsim, tmp_path):
+    directory = tmp_path / "run"
+    run(RunConfig("erren", ("greedy", "greedy"), deals=1000, seed=3, shard_size=1000), directory, workers=1)
+    code, _, _ = mjsim("economics", str(directory), "--rooms", "app", "--fee", "100", "--horizon", "200", "--players", "100")
+    table = pd.read_parquet(directory / "economics.parquet")
+    assert code == 0 and table["room"].tolist() == ["新手场", "普通场", "初级场", "中级场", "高级场"]
+    assert table["stake"].tolist() == [50, 200, 500, 2000, 6000] and (table["fee"] == 100).all()
+    assert table["start_beans"].tolist() == [1000, 5000, 10000, 50000, 200000]
+    assert (table["house_take_per_bankroll"] == 100 * table["mean_deals_played"]).all()
+
+
+def test_a_run_of_two_players_gets_each_players_economics(mjsim, tmp_path):
+    directory = tmp_path / "run"
+    run(RunConfig("erren", ("random", "greedy"), deals=300, seed=3, shard_size=300), directory, workers=1)
+    code, out, _ = mjsim("economics", str(directory), "--horizon", "100", "--players", "50")
+    table = pd.read_parquet(directory / "economics_by_player.parquet")
+    assert code == 0 and "per player" in out and len(table) == 2 * 6
+    greedy = table[table["player"].str.startswith("greedy")]
+    random = table[table["player"].str.startswith("random")]
+    assert (greedy["drift"].to_numpy() > random["drift"].to_numpy()).all()
+
+
+def test_the_fee_solver_writes_each_rooms_fee_with_its_interval(mjsim, tmp_path):
+    directory = tmp_path / "run"
+    run(RunConfig("erren", ("greedy", "greedy"), deals=1000, seed=3, shard_size=1000), directory, workers=1)
+    code, out, _ = mjsim("economics", str(directory), "--rooms", "app", "--bankroll", "1000", "--solve", "fee",
+                         "--target", "median_deals_to_ruin>=100", "--horizon", "200", "--players", "100",
+                         "--replicates", "5")
+    table = pd.read_parquet(directory / "fee_solution.parquet")
+    assert code == 0 and "median_deals_to_ruin>=100" in out and len(table) == 5
+    assert (table["fee"] > 0).all() and (table["fee_low"] <= table["fee_high"]).all()
+    assert ((table["fee_high"] - table["fee_low"]) < 0.5 * table["fee"]).all()  # the run's 1,000 deals pin it down
+    assert (table["median_deals_to_ruin"] >= 100).all()  # the room at the solved fee meets the target
+    assert read_metadata(directory / "fee_solution.parquet")["config"]["target"] == "median_deals_to_ruin>=100"
+
+
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
+        (["--fee", "1", "--fee", "2"], "give one --fee"),
+        (["--solve", "fee"], "--solve fee and --target together"),
+        (["--solve", "fee", "--target", "deals>=3"], "unknown metric"),
+        (["--solve", "fee", "--target", "house_share<=0.2", "--stake", "1", "--fee", "1"], "not a grid"),
         (["--stake", "10"], "--stake and --fee together"),
         (["--horizon", "0"], "must be positive"),
         (["--stake", "0", "--fee", "1"], "--stake must be from 1 to"),

@@ -11,4 +11,5 @@ FAMILY = Family(
     name="erren", engine=engine, players=players, report=replay_report, scoring=scoring, money=money,
     rooms_file=Path(__file__).parent / "rooms.toml", currency="beans",
     points_rooms_file=Path(__file__).parent / "points_rooms.toml",
+    named_rooms={"app": Path(__file__).parent / "app_rooms.toml"},  # seed 004's real rooms
 )
