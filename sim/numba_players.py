@@ -28,7 +28,7 @@ from kernels.fans.xuezhan import _score_xuezhan
 from kernels.shanten import _hand_shanten, _ukeire_one
 from kernels.tiles import PIN_START, SOU_START
 from kernels.win_check import is_complete
-from sim.actions import DECISION_NAMES
+from sim.actions import ACTION_BASE, DECISION_NAMES
 from sim.erren.win_value import is_winning_shape as _erren_winning_shape
 from sim.erren.win_value import score_win as _erren_score_win
 from sim.player_text import PlayerError
@@ -101,6 +101,25 @@ def is_numba_player(target) -> bool:
 
 
 # Inlined into the player: a call would pass the rules' arrays one by one, several times a decision.
+@njit(cache=True, inline="always", _nrt=False)
+def legal_action(legal, code, tile):
+    """The action `code` on `tile` (code x ACTION_BASE + tile) if `legal` holds it, else -1."""
+    target = code * ACTION_BASE + tile
+    for action in legal:
+        if action == target:
+            return action
+    return -1
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def legal_action_of(legal, code):
+    """The first action of `legal` with `code`, whatever its tile, else -1."""
+    for action in legal:
+        if action // ACTION_BASE == code:
+            return action
+    return -1
+
+
 @njit(cache=True, inline="always", _nrt=False)
 def shanten(hand, n_melds, rules, scratch):
     """The shanten of a concealed hand with `n_melds` melds (-1: complete), standard hands and seven pairs.

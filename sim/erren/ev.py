@@ -79,7 +79,7 @@ from sim.erren.table import (
 )
 from sim.erren.win_value import NOT_A_WIN, is_winning_shape, score_win
 from sim.ev_calibration import ERREN, ERREN_CHALLENGE, ERREN_CLASSIC, WALK_FROM_FAR, report
-from sim.numba_players import numba_player
+from sim.numba_players import legal_action, legal_action_of, numba_player
 from sim.win_race import MAX_LEVELS, far_chance, opponent_hazards, ready_race_table
 
 DEFAULTS = {"claim": 1.0, "ready": 1.0, "double": 3.0, "ron_share": 0.5, "threat": 0.5, "opponent_waits": 5.0,
@@ -450,23 +450,6 @@ def _best_discard(hand, n_melds, melds, unseen, bonus, rules, work, money, race,
 
 
 @njit(cache=True, inline="always")
-def _find(observation, code, tile):
-    target = code * ACTION_BASE + tile
-    for action in observation.legal:
-        if action == target:
-            return action
-    return NO_ACTION
-
-
-@njit(cache=True, inline="always")
-def _find_code(observation, code):
-    for action in observation.legal:
-        if action // ACTION_BASE == code:
-            return action
-    return NO_ACTION
-
-
-@njit(cache=True, inline="always")
 def _my_rounds(observation, on_turn):
     """The draws left to the seat: after its own discard the opponent draws first; on the opponent's
     discard the seat does."""
@@ -494,7 +477,7 @@ def _turn(observation, parameters, money, race, deal_in, melds, search, depth):
     """The turn's action; with a discard, ev's chance of winning the deal goes to observation.win_chance."""
     hand, rules, work = observation.hand, observation.rules, observation.work
     n_melds = observation.n_melds
-    may_declare = parameters[READY_POLICY] != 0 and _find_code(observation, DISCARD_READY) != NO_ACTION
+    may_declare = parameters[READY_POLICY] != 0 and legal_action_of(observation.legal, DISCARD_READY) != NO_ACTION
     rounds = _my_rounds(observation, True)
     kind, declare, best_ev, chance = _best_discard(hand, n_melds, melds, observation.unseen, observation.bonus, rules,
                                                    work, money, race, rounds, may_declare, deal_in, search, depth)
@@ -517,10 +500,10 @@ def _turn(observation, parameters, money, race, deal_in, melds, search, depth):
             if keeps:
                 return action
     if declare:
-        action = _find(observation, DISCARD_READY, kind)
+        action = legal_action(observation.legal, DISCARD_READY, kind)
         if action != NO_ACTION:
             return action
-    action = _find(observation, DISCARD, kind)
+    action = legal_action(observation.legal, DISCARD, kind)
     return action if action != NO_ACTION else observation.legal[0]
 
 
@@ -530,7 +513,7 @@ def _claim(observation, parameters, money, race, deal_in, melds, search, depth):
     hand, rules, work, unseen, bonus = observation.hand, observation.rules, observation.work, observation.unseen, observation.bonus
     offer = observation.tile
     n_melds = observation.n_melds
-    passing = _find_code(observation, PASS)
+    passing = legal_action_of(observation.legal, PASS)
     if parameters[CLAIM] == 0 or n_melds >= 4:
         return passing
     keep_ev, _ = _hand_ev(hand, n_melds, melds, unseen, bonus, rules, work, money, race,
@@ -579,7 +562,7 @@ def _claim(observation, parameters, money, race, deal_in, melds, search, depth):
 def _doubles_pay(observation, parameters, money, race, melds, search):
     """Whether the race with the doubled multiplier is worth more than the win on offer now."""
     table, seat, hand = observation.table, observation.seat, observation.hand
-    if table[DOUBLES + seat] >= parameters[DOUBLE_POLICY] or money[2] != 0 or _find_code(observation, DOUBLE) == NO_ACTION:
+    if table[DOUBLES + seat] >= parameters[DOUBLE_POLICY] or money[2] != 0 or legal_action_of(observation.legal, DOUBLE) == NO_ACTION:
         return False  # each 加倍 doubles the spread of the results too: `double` caps how many ev makes
     now = (table[WIN_TOTAL] + money[0]) * money[1]
     extra_flags = READY_FLAG if table[READY + seat] == 1 else 0
@@ -619,19 +602,19 @@ def act(observation, parameters, rng):
     money[1] = 2.0 ** table[DOUBLES + seat]
     money[2] = 1.0 if observation.rules.settings[SCORING] == SCORING_CHALLENGE else 0.0
     threat = _race_terms(observation, parameters, race, search)
-    win = _find_code(observation, WIN)
+    win = legal_action_of(observation.legal, WIN)
     if win != NO_ACTION:
         if _doubles_pay(observation, parameters, money, race, melds, search):
-            return _find_code(observation, DOUBLE), rng
+            return legal_action_of(observation.legal, DOUBLE), rng
         return win, rng
     if observation.decision == DECISION_OPENING_READY:
-        declare = _find_code(observation, DECLARE_READY)
+        declare = legal_action_of(observation.legal, DECLARE_READY)
         if declare != NO_ACTION and parameters[READY_POLICY] != 0:
             _waits(observation.hand, observation.n_melds, melds, observation.unseen, observation.bonus,
                    observation.rules, observation.work, READY_FLAG, money, rates)
             if rates[0] + rates[2] > 0:
                 return declare, rng
-        return _find_code(observation, PASS), rng
+        return legal_action_of(observation.legal, PASS), rng
     _deal_in_chances(observation, threat, deal_in)
     if observation.decision == DECISION_TURN:
         return _turn(observation, parameters, money, race, deal_in, melds, search, depth), rng

@@ -64,7 +64,7 @@ from sim.actions import (
     WIN,
 )
 from sim.ev_calibration import LIANGMEN, SANREN_THREE, SANREN_TWO, WALK_FROM_FAR, report
-from sim.numba_players import _xuezhan_value, numba_player
+from sim.numba_players import _xuezhan_value, legal_action, legal_action_of, numba_player
 from sim.win_race import MAX_LEVELS, far_chance
 from sim.xuezhan.table import (
     ADDED_OTHERS,
@@ -432,23 +432,6 @@ def _my_rounds(observation, race):
     return min(MAX_ROUNDS, int(wall_left(observation.table) // (race.others + 1.0)))
 
 
-@njit(cache=True, inline="always")
-def _find(observation, code, tile):
-    target = code * ACTION_BASE + tile
-    for action in observation.legal:
-        if action == target:
-            return action
-    return NO_ACTION
-
-
-@njit(cache=True, inline="always")
-def _find_code(observation, code):
-    for action in observation.legal:
-        if action // ACTION_BASE == code:
-            return action
-    return NO_ACTION
-
-
 @njit(cache=True)
 def _greedy_discard(hand, n_melds, unseen, rules, legal):
     """Greedy's discard among the legal DISCARD actions: the lowest shanten, then the most live improving
@@ -667,7 +650,7 @@ def _turn(observation, parameters, race, melds, deal_in, rates, steps, levels, s
             code = action // ACTION_BASE
             if code == CONCEALED_KONG or code == ADDED_KONG:
                 return action
-        discard = _find_code(observation, DISCARD)
+        discard = legal_action_of(observation.legal, DISCARD)
         kind = discard % ACTION_BASE
         hand[kind] -= 1
         _, chance = _ready_ev(hand, n_melds, melds, observation.unseen, rules, work.fan_counts, READY_FLAG,
@@ -692,7 +675,7 @@ def _turn(observation, parameters, race, melds, deal_in, rates, steps, levels, s
             return action
     if parameters[DECLARE] != 0 and best_ev != NONE and discard != NO_ACTION:
         kind = discard % ACTION_BASE
-        declare = _find(observation, DISCARD_READY, kind)
+        declare = legal_action(observation.legal, DISCARD_READY, kind)
         if declare != NO_ACTION:  # the dealer's 报叫, with its first discard
             hand[kind] -= 1
             declared_ev, declared_chance = _ready_ev(hand, n_melds, melds, observation.unseen, rules, work.fan_counts,
@@ -715,7 +698,7 @@ def _claim(observation, parameters, race, melds, deal_in, rates, steps, levels, 
     offer = observation.tile
     void = observation.voids[seat]
     kong_units = float(table[KONG_UNITS + seat])
-    passing = _find_code(observation, PASS)
+    passing = legal_action_of(observation.legal, PASS)
     if parameters[CLAIM] == 0:
         return passing
     rounds = _my_rounds(observation, race)
@@ -832,11 +815,11 @@ def act(observation, parameters, rng):
     for index in range(4):
         melds[index, 0], melds[index, 1] = observation.melds[seat, index, 0], observation.melds[seat, index, 1]
     race = _race_terms(observation, parameters)
-    win = _find_code(observation, WIN)
+    win = legal_action_of(observation.legal, WIN)
     if win != NO_ACTION and _take_win(observation, parameters, race, melds, rates):
         return win, rng
     if decision == DECISION_OPENING_READY:
-        declare = _find_code(observation, DECLARE_READY)
+        declare = legal_action_of(observation.legal, DECLARE_READY)
         if declare != NO_ACTION and parameters[DECLARE] != 0:
             hand, rules, work = observation.hand, observation.rules, observation.work
             kong_units = float(observation.table[KONG_UNITS + seat])
@@ -847,7 +830,7 @@ def act(observation, parameters, rng):
                                     READY_FLAG, kong_units, race, rounds, rates)
             if declared >= plain:
                 return declare, rng
-        return _find_code(observation, PASS), rng
+        return legal_action_of(observation.legal, PASS), rng
     cap = float(observation.rules.settings[CAP]) if observation.rules.settings[CAP] > 0 else 1.0e9
     _deal_in_costs(observation, parameters, race.loss, min(cap, race.loss * _declared_multiplier(observation.rules)),
                    deal_in)
@@ -856,6 +839,6 @@ def act(observation, parameters, rng):
     if decision == DECISION_CLAIM:
         return _claim(observation, parameters, race, melds, deal_in, rates, steps, levels, scratch), rng
     if win != NO_ACTION and decision == DECISION_ROB:
-        return _find_code(observation, PASS), rng  # a robbed kong's win let pass
-    passing = _find_code(observation, PASS)
+        return legal_action_of(observation.legal, PASS), rng  # a robbed kong's win let pass
+    passing = legal_action_of(observation.legal, PASS)
     return (passing if passing != NO_ACTION else observation.legal[0]), rng
