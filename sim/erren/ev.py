@@ -81,6 +81,7 @@ from sim.erren.win_value import NOT_A_WIN, is_winning_shape, score_win
 from sim.ev_calibration import ERREN, ERREN_CHALLENGE, ERREN_CLASSIC, WALK_FROM_FAR, report
 from sim.numba_players import legal_action, legal_action_of, numba_player
 from sim.win_race import MAX_LEVELS, far_chance, opponent_hazards, ready_race_table
+from sim.wait_ways import chow_wait_ways
 
 DEFAULTS = {"claim": 1.0, "ready": 1.0, "double": 3.0, "ron_share": 0.5, "threat": 0.5, "opponent_waits": 5.0,
             "opponent_value": 0.0, "opponent_start": 2.5, "opponent_ukeire": 18.0, "depth": 1.0, "report": 1.0}
@@ -317,13 +318,7 @@ def _danger(observation, kind):
         return 0.0  # it let this tile go while locked: it did not win on it then
     danger = float(max(unseen[kind], 0)) + 0.5
     if kind < HONOR_START:
-        start = kind - kind % SUIT_SIZE
-        for low in range(max(start, kind - 2), min(kind, start + SUIT_SIZE - 3) + 1):
-            other = 1.0
-            for tile in range(low, low + 3):
-                if tile != kind:
-                    other = min(other, max(unseen[tile], 0) / 4.0)
-            danger += 2.0 * other
+        danger += chow_wait_ways(unseen, kind, kind - kind % SUIT_SIZE)
     return danger
 
 

@@ -59,6 +59,7 @@ from sim.erren.table import (
 from sim.erren.win_value import NOT_A_WIN, is_winning_shape, score_win
 from sim.player_text import parse_player_text
 from sim.random_streams import random_below
+from sim.wait_ways import chow_wait_ways
 
 RANDOM, GREEDY, VALUE, DEFENSIVE = 0, 1, 2, 3
 NAMES = ("random", "greedy", "value", "defensive")
@@ -263,13 +264,7 @@ def _danger(seat, kind, state, live):
         return 0.0  # it passed this tile while locked: it did not win on it then
     danger = float(max(live[kind], 0))
     if kind < HONOR_START:
-        start = kind - kind % SUIT_SIZE
-        for low in range(max(start, kind - 2), min(kind, start + SUIT_SIZE - 3) + 1):
-            other = 1.0
-            for tile in range(low, low + 3):
-                if tile != kind:
-                    other = min(other, max(live[tile], 0) / 4.0)
-            danger += 2.0 * other
+        danger += chow_wait_ways(live, kind, kind - kind % SUIT_SIZE)
     return danger
 
 

@@ -66,6 +66,7 @@ from sim.actions import (
 from sim.ev_calibration import LIANGMEN, SANREN_THREE, SANREN_TWO, WALK_FROM_FAR, report
 from sim.numba_players import _xuezhan_value, legal_action, legal_action_of, numba_player
 from sim.win_race import MAX_LEVELS, far_chance
+from sim.wait_ways import chow_wait_ways
 from sim.xuezhan.table import (
     ADDED_OTHERS,
     CAP,
@@ -328,15 +329,7 @@ def _danger(observation, other, kind):
     if observation.declared[other] == 1:
         return 1.0e6 if observation.waits[other, kind] == 1 else 0.0
     unseen = observation.unseen
-    danger = float(max(unseen[kind], 0)) + 0.5
-    start = kind - (kind - FIRST_KIND) % SUIT_SIZE
-    for low in range(max(start, kind - 2), min(kind, start + SUIT_SIZE - 3) + 1):
-        other_tiles = 1.0
-        for tile in range(low, low + 3):
-            if tile != kind:
-                other_tiles = min(other_tiles, max(unseen[tile], 0) / 4.0)
-        danger += 2.0 * other_tiles
-    return danger
+    return float(max(unseen[kind], 0)) + 0.5 + chow_wait_ways(unseen, kind, kind - (kind - FIRST_KIND) % SUIT_SIZE)
 
 
 @njit(cache=True, inline="always")
