@@ -30,9 +30,10 @@ def versions() -> dict:
     return found
 
 
-def write_table(frame: pd.DataFrame, path: Path, config: dict) -> Path:
-    """Write `frame` to `path` with schema metadata `mjsim.config` (JSON, the seed inside) and `mjsim.versions`."""
-    table = pa.Table.from_pandas(frame, preserve_index=False)
+def write_table(frame: pd.DataFrame | pa.Table, path: Path, config: dict) -> Path:
+    """Write `frame` (a DataFrame or an Arrow table) to `path` with schema metadata `mjsim.config` (JSON, the
+    seed inside) and `mjsim.versions`."""
+    table = frame if isinstance(frame, pa.Table) else pa.Table.from_pandas(frame, preserve_index=False)
     table = table.replace_schema_metadata(
         {
             **(table.schema.metadata or {}),

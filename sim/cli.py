@@ -222,8 +222,9 @@ def replay(
     deal: Annotated[int, typer.Option(help="Index of the deal in the run.")] = 0,
     players: Annotated[str | None, typer.Option(help="One player per seat, e.g. 'greedy,random' or 'value:speed=6,defensive' (default greedy in every seat).")] = None,
     session_length: Annotated[int, typer.Option(help="Deals per session with dealer rotation (0: every deal draws its dealer).")] = 0,
+    json_lines: Annotated[bool, typer.Option("--json", help="Print the deal's events as JSON lines, in the schema of the event logs `mjsim run --logs` writes (docs/event-logs.md).")] = False,
 ):
-    """Replay one deal: every draw, discard, claim and the final scoring, in MPSZ notation."""
+    """Replay one deal: every draw, discard, claim and the final scoring, in MPSZ notation (or, with --json, its events as data)."""
     from sim import runner
     from sim.families import family_of
     from sim.ruleset import load_ruleset
@@ -234,7 +235,15 @@ def replay(
     rules = load_ruleset(ruleset)
     family = family_of(rules)
     seats = runner.seated_players(rules, players)
-    log = family.engine.replay(rules, seats, seed, deal, session_length)
+    try:
+        log = family.engine.replay(rules, seats, seed, deal, session_length)
+    finally:
+        seats.close()
+    if json_lines:
+        from sim.event_logs import json_lines as as_json_lines
+
+        typer.echo(as_json_lines(family.event_log.deal_table(log)), nl=False)
+        return
     typer.echo(family.report.format_deal(log, rules, seats, seed), nl=False)
 
 
@@ -253,6 +262,8 @@ def run(
     rooms: Annotated[Path | None, typer.Option(help="A rooms file for the money tables; default the family's (sim/erren/rooms.toml, sim/xuezhan/rooms.toml).")] = None,
     backend: Annotated[str, typer.Option(help="'local' (worker processes here) or 'dask' (an existing Dask cluster).")] = "local",
     scheduler: Annotated[str | None, typer.Option(help="With --backend dask: the scheduler's address, e.g. tcp://10.0.0.1:8786.")] = None,
+    logs: Annotated[bool, typer.Option("--logs", help="Also write every deal's event log, one Parquet file per shard under logs/ (docs/event-logs.md).")] = False,
+    report: Annotated[bool, typer.Option("--report", help="Also write the run's page of charts, report.html in the run directory (as mjsim report does).")] = False,
 ):
     """Play deals on all cores (or a Dask cluster) into a run directory: per-deal records and the tables (Parquet)."""
     from sim import runner
@@ -275,8 +286,37 @@ def run(
     directory = out if out is not None else runner.default_directory(config)
     with progress_bar("deals", deals) as advance:
         result = runner.run(config, directory, workers, resume, progress=advance, rooms=rooms, scheduler=scheduler,
-                            allow_code_change=allow_code_change, notify=lambda line: typer.echo(line, err=True))
+                            allow_code_change=allow_code_change, notify=lambda line: typer.echo(line, err=True), logs=logs)
     typer.echo(runner.format_summary(result), nl=False)
+    if report:
+        from analysis.report import write_report
+
+        typer.echo(f"wrote {write_report(directory)}")
+
+
+@app.command(name="report")
+def report_command(
+    path: Annotated[Path, typer.Argument(help="A run directory written by mjsim run, or a league table written by mjsim league --out.")],
+):
+    """Write one self-contained HTML page of charts: RUN_DIR/report.html for a run, LEAGUE.html beside a league table."""
+    from analysis.report import write_league_report, write_report
+    from analysis.tables import read_metadata
+    from sim.run_directory import RUN_FILE
+
+    if path.is_dir():
+        if not (path / RUN_FILE).is_file():
+            raise UserError(f"{path} holds no run ({RUN_FILE} is missing)")
+        typer.echo(f"wrote {write_report(path)}")
+        return
+    if not path.is_file():
+        raise UserError(f"{path} does not exist")
+    try:
+        command = read_metadata(path).get("config", {}).get("command")
+    except Exception:  # noqa: BLE001  (not Parquet, or damaged: one line says so)
+        command = None
+    if command != "league":
+        raise UserError(f"{path} is neither a run directory nor a league table written by mjsim league --out")
+    typer.echo(f"wrote {write_league_report(path)}")
 
 
 @app.command()
@@ -530,6 +570,7 @@ def league(
     rooms: Annotated[Path | None, typer.Option(help="A rooms file; default the family's (sim/erren/rooms.toml, sim/xuezhan/rooms.toml).")] = None,
     out: Annotated[Path | None, typer.Option(help="Write the pairwise table here as Parquet.")] = None,
     seats: Annotated[int | None, typer.Option(help="Seats at the table where the ruleset allows several counts (sanren-liangfang: 2 or 3).")] = None,
+    report: Annotated[bool, typer.Option("--report", help="Also write the league's page of charts beside its table (--out, default results/league-<ruleset>-seed<seed>.parquet).")] = False,
 ):
     """A round robin of duels: the matrix of each row player's mean beans per deal less each column player's."""
     from analysis.tables import write_table
@@ -549,6 +590,8 @@ def league(
         runner.check_seats(rules, seats)
     chosen = _room(rooms, room, rules)
     table = duels.league(rules, players, deals, seed, chosen, seats)
+    if report and out is None:
+        out = Path("results") / f"league-{Path(ruleset).stem}-seed{seed}.parquet"
     if out is not None:
         config = {"command": "league", "ruleset": ruleset, "players": players, "deals": deals, "seed": seed,
                   "room": chosen.name, "stake": chosen.stake, "fee": chosen.fee, "ruleset_source": rules.source}
@@ -562,6 +605,10 @@ def league(
     significant = table[(table["beans_difference"] > 0) & table["significant"]]
     for row in significant.itertuples():
         typer.echo(f"{row.player} beats {row.opponent}: z = {row.z:.1f}")
+    if report:
+        from analysis.report import write_league_report
+
+        typer.echo(f"wrote {write_league_report(out)}")
 
 
 @app.command()

@@ -8,6 +8,9 @@ A family is a package under ``sim/`` (``sim.erren``, ``sim.xuezhan``) holding th
   session_length=0, validate=False) -> Records``, ``replay(...)`` for one deal's event log, and a
   ``Players`` class whose ``parse(texts, seats)`` seats one player per seat;
 - ``replay_report``: ``format_deal(log, ruleset, players, seed)``, what `mjsim replay` prints;
+- ``event_log``: ``EVENT_NAMES`` and ``log_table(batch_log, record_columns)``, a batch's events as rows of
+  the event-log schema (``sim.event_logs``), and ``replay_answer``, how a logged deal answers a decision
+  (``sim.log_replay``);
 - ``scoring``: what `mjsim score` needs beyond the shared checks of ``sim.scoring``: ``check(hand, win,
   context, ruleset)`` and ``score_rows(rows, ruleset)``;
 - ``money``: the family's money from per-deal records: ``seat_changes``, ``seat_wins``, ``units_moved``,
@@ -39,6 +42,7 @@ class Family:
     report: ModuleType  # the replay report
     scoring: ModuleType  # mjsim score's family checks and batch scorer
     money: ModuleType
+    event_log: ModuleType  # events as data (sim.event_logs)
     rooms_file: Path
     currency: str  # what the rooms pay in
     points_rooms_file: Path | None = None  # the rooms of a ruleset that prices wins in points ([points])

@@ -33,6 +33,7 @@ RUN_FILE = "run.json"
 LOCK_FILE = ".mjsim-lock"
 MANIFEST = "manifest.json"
 RECORDS = "records"
+LOGS = "logs"  # event logs, one per shard (sim.event_logs)
 SET_ASIDE = "set-aside"
 MANIFEST_FORMAT = 1
 
@@ -94,7 +95,7 @@ def holds_anything(directory: Path) -> bool:
 
 def remove_scratch(directory: Path) -> None:
     """Delete the temporary files an interrupted write left (only while the lock is held: no writer is active)."""
-    for folder in (directory, directory / RECORDS):
+    for folder in (directory, directory / RECORDS, directory / LOGS):
         if folder.is_dir():
             for path in folder.iterdir():
                 if path.name != LOCK_FILE and is_scratch(path):

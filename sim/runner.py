@@ -44,7 +44,7 @@ from analysis.fan_tables import fan_frequency
 from analysis.rooms import load_rooms
 from analysis.tables import write_table, write_text_atomically
 from kernels.compile_cache import source_key
-from sim import run_directory, win_chances
+from sim import event_logs, run_directory, win_chances
 from sim.families import family_of
 from sim.player_text import split_players
 from sim.ruleset import RulesetError, load_ruleset, parse_ruleset
@@ -133,24 +133,42 @@ def seated_players(ruleset, texts=None):
     return family_of(ruleset).parse_players(texts, len(texts))
 
 
-def play_shard(config: RunConfig, directory: Path, index: int, first: int, count: int) -> tuple[int, dict]:
-    """Play one shard and write it; returns its number of deals and its manifest entry. Runs in a worker."""
+def play_shard(config: RunConfig, directory: Path, index: int, first: int, count: int, logs: bool = False) -> tuple[int, dict]:
+    """Play one shard and write it (with `logs`, its event log first); returns its number of deals and its
+    manifest entry. Runs in a worker."""
     ruleset = load_ruleset(config.ruleset)
     family = family_of(ruleset)
     players = seated_players(ruleset, config.players)
     try:
-        records = family.engine.play(ruleset, players, config.seed, count, first, config.session_length)
+        if logs:
+            frame, log = _play_logged(config, ruleset, players, first, count)
+        else:
+            frame = family.records_frame(family.engine.play(ruleset, players, config.seed, count, first, config.session_length), ruleset)
     finally:
         players.close()
+    metadata = run_directory.shard_metadata(config.metadata(ruleset.source), index, first, count)
+    if logs:  # before the records: a shard in the manifest then has its log
+        write_table(log, event_logs.log_path(directory, index), metadata)
     path = shard_path(directory, index)
-    write_table(family.records_frame(records, ruleset), path,
-                run_directory.shard_metadata(config.metadata(ruleset.source), index, first, count))
+    write_table(frame, path, metadata)
     return count, run_directory.manifest_entry(path, first, count)
 
 
-def _prepare(config: RunConfig, directory: Path, resume: bool, ruleset, allow_code_change: bool, notify) -> tuple[list, dict, bool]:
-    """Check the claimed output directory; returns the shards still to play, the manifest's entries, and
-    whether this call started the run (wrote run.json)."""
+def _play_logged(config: RunConfig, ruleset, players, first: int, count: int) -> tuple[pd.DataFrame, pa.Table]:
+    """A shard's records and event log, played in batches small enough for the log's room (sim.event_logs)."""
+    family = family_of(ruleset)
+    frames, logs = [], []
+    for start, deals in event_logs.chunks(first, count, config.session_length):
+        records = family.engine.play(ruleset, players, config.seed, deals, start, config.session_length, keep_log=True)
+        frames.append(family.records_frame(records, ruleset))
+        logs.append(family.event_log.log_table(records.log, records.columns))
+    return pd.concat(frames, ignore_index=True), pa.concat_tables(logs).combine_chunks()
+
+
+def _prepare(config: RunConfig, directory: Path, resume: bool, ruleset, allow_code_change: bool, notify,
+             logs: bool = False) -> tuple[list, dict, bool]:
+    """Check the claimed output directory; returns the shards still to play (with `logs`, those without an
+    event log too), the manifest's entries, and whether this call started the run (wrote run.json)."""
     run_file = directory / RUN_FILE
     wanted = config.metadata(ruleset.source)
     run_directory.remove_scratch(directory)
@@ -179,11 +197,13 @@ def _prepare(config: RunConfig, directory: Path, resume: bool, ruleset, allow_co
     for shard in shards(config):
         path = shard_path(directory, shard[0])
         problem = run_directory.shard_problem(path, *shard, wanted, entries)
+        if problem is None and logs and not event_logs.log_path(directory, shard[0]).is_file():
+            problem = "no event log"  # played again: the records come out the same, with their log
         if problem is None:
             continue
         todo.append(shard)
         entries.pop(path.name, None)
-        if problem != "missing":
+        if problem not in ("missing", "no event log"):
             moved = run_directory.set_aside(directory, path)
             notify(f"{path.name}: {problem}; moved to {moved.relative_to(directory)} and played again")
     return todo, entries, False
@@ -223,10 +243,11 @@ class RunResult:
 
 
 def run(config: RunConfig, directory: Path, workers: int = 0, resume: bool = False, progress=None, rooms=None,
-        scheduler: str | None = None, allow_code_change: bool = False, notify=None) -> RunResult:
+        scheduler: str | None = None, allow_code_change: bool = False, notify=None, logs: bool = False) -> RunResult:
     """Play the run's missing shards on `workers` local processes (0: all cores), or on the Dask cluster
     at `scheduler`, then write its tables (`rooms`: a rooms file for the 富贵豆 tables, default the
-    shipped one). `notify` receives one line per shard set aside and played again."""
+    shipped one). `notify` receives one line per shard set aside and played again. With `logs`, every
+    shard also gets its event log (sim.event_logs)."""
     config.check()
     ruleset = load_ruleset(config.ruleset)
     players = seated_players(ruleset, config.players)
@@ -235,22 +256,23 @@ def run(config: RunConfig, directory: Path, workers: int = 0, resume: bool = Fal
     if directory.exists() and not directory.is_dir():
         raise RunError(f"{directory} exists and is not a directory")
     with run_directory.claimed(directory):
-        todo, entries, started = _prepare(config, directory, resume, ruleset, allow_code_change, notify)
+        todo, entries, started = _prepare(config, directory, resume, ruleset, allow_code_change, notify, logs)
         try:
-            played, seconds = _play(config, directory, ruleset, players, todo, entries, workers, scheduler, progress)
+            played, seconds = _play(config, directory, ruleset, players, todo, entries, workers, scheduler, progress, logs)
         except BaseException:
             if started and not entries:  # a failed start leaves nothing a later run trips on
                 for name in (RUN_FILE, run_directory.MANIFEST):
                     (directory / name).unlink(missing_ok=True)
                 shutil.rmtree(directory / RECORDS, ignore_errors=True)  # only shards no manifest lists
+                shutil.rmtree(directory / event_logs.LOGS, ignore_errors=True)
             raise
         return summarise(directory, config, ruleset, played, seconds, rooms)
 
 
-def _play(config, directory, ruleset, players, todo, entries, workers, scheduler, progress) -> tuple[int, float]:
+def _play(config, directory, ruleset, players, todo, entries, workers, scheduler, progress, logs=False) -> tuple[int, float]:
     """Play the shards `todo`, adding each finished one to the manifest at once; returns (deals, seconds)."""
     try:
-        family_of(ruleset).engine.play(ruleset, players, config.seed, 1)  # compile (or load) once, before the workers start
+        family_of(ruleset).engine.play(ruleset, players, config.seed, 1, keep_log=logs)  # compile (or load) once, before the workers start
     finally:
         players.close()
     workers = workers or os.cpu_count() or 1
@@ -266,22 +288,22 @@ def _play(config, directory, ruleset, players, todo, entries, workers, scheduler
             progress(count)
 
     if scheduler is not None:
-        _run_on_dask(scheduler, config, directory.resolve(), todo, finished)
+        _run_on_dask(scheduler, config, directory.resolve(), todo, finished, logs)
     elif workers == 1 or len(todo) <= 1:
         for shard in todo:
-            finished(shard, *play_shard(config, directory, *shard))
+            finished(shard, *play_shard(config, directory, *shard, logs))
     else:
-        _run_on_processes(config, directory, todo, min(workers, len(todo)), finished)
+        _run_on_processes(config, directory, todo, min(workers, len(todo)), finished, logs)
     return played, time.perf_counter() - start
 
 
-def _run_on_processes(config, directory, todo, workers, finished) -> None:
+def _run_on_processes(config, directory, todo, workers, finished, logs=False) -> None:
     """The shards on local worker processes. Any failure or Ctrl-C stops them all at once: queued shards
     are cancelled, running ones killed (their half-written temporary files are removed by the next run)."""
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"), initializer=_start_worker,
                                initargs=(os.getpid(),))
     try:
-        futures = {pool.submit(play_shard, config, directory, *shard): shard for shard in todo}
+        futures = {pool.submit(play_shard, config, directory, *shard, logs): shard for shard in todo}
         for future in as_completed(futures):
             try:
                 count, entry = future.result()
@@ -333,7 +355,7 @@ DASK_TIMEOUT_VARIABLE = "MJSIM_DASK_TIMEOUT"  # seconds to wait for the schedule
 DEFAULT_DASK_TIMEOUT = 20.0
 
 
-def _run_on_dask(scheduler: str, config: RunConfig, directory: Path, todo, finished) -> None:
+def _run_on_dask(scheduler: str, config: RunConfig, directory: Path, todo, finished, logs=False) -> None:
     """The same shards on an existing Dask cluster; its workers must see `directory` (a shared disk)."""
     try:
         from distributed import Client
@@ -345,7 +367,7 @@ def _run_on_dask(scheduler: str, config: RunConfig, directory: Path, todo, finis
     except (OSError, TimeoutError) as error:
         raise RunError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
     with client:
-        futures = {client.submit(play_shard, config, directory, *shard, pure=False): shard for shard in todo}
+        futures = {client.submit(play_shard, config, directory, *shard, logs, pure=False): shard for shard in todo}
         try:
             for future in completed_on_cluster(futures):
                 finished(futures[future], *future.result())

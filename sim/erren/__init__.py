@@ -4,11 +4,11 @@ tiles (plus 8 flowers), MCR-style fans, 报听, 加倍, and 富贵豆 rooms; and
 
 from pathlib import Path
 
-from sim.erren import engine, money, players, replay_report, scoring
+from sim.erren import engine, event_log, money, players, replay_report, scoring
 from sim.family import Family
 
 FAMILY = Family(
-    name="erren", engine=engine, players=players, report=replay_report, scoring=scoring, money=money,
+    name="erren", engine=engine, players=players, report=replay_report, scoring=scoring, money=money, event_log=event_log,
     rooms_file=Path(__file__).parent / "rooms.toml", currency="beans",
     points_rooms_file=Path(__file__).parent / "points_rooms.toml",
     named_rooms={"app": Path(__file__).parent / "app_rooms.toml"},  # seed 004's real rooms

@@ -69,7 +69,7 @@ from kernels.tiles import (
     N_FLOWERS,
     N_KINDS,
 )
-from sim import win_chances
+from sim import event_logs, win_chances
 from sim.actions import (
     ADDED_KONG,
     CHOW,
@@ -944,14 +944,16 @@ def _next_dealer(dealer, deal, row, seed, session_length):
 
 
 @njit(cache=True)
-def _play_deals(seed, first_deal, session_length, template, rules, kinds, parameters, work, validate, records, fans, events, wall):
-    """Play records.shape[0] deals from first_deal; the last deal's events and wall stay in `events`, `wall`."""
+def _play_deals(seed, first_deal, session_length, template, rules, kinds, parameters, work, validate, records, fans, events, wall, log):
+    """Play records.shape[0] deals from first_deal; the last deal's events and wall stay in `events`, `wall`,
+    and every deal's events go to `log` if it keeps them (sim.event_logs)."""
     state = new_state()
     dealer = 0
     for row in range(records.shape[0]):
         deal = first_deal + row
         dealer = _next_dealer(dealer, deal, row, seed, session_length)
         _play_deal(deal, dealer, seed, template, wall, rules, kinds, parameters, state, work, events, records[row], fans[row], validate)
+        event_logs.keep_events(events, log, row)
         winner = records[row, R_WINNER]
         if winner >= 0 and winner != dealer:
             dealer = winner
@@ -1027,7 +1029,7 @@ def _python_answer(n_legal):
 
 @njit(inline="always")
 def _asking_loop(act0, act1, functions, user_parameters, asks_python, seed, first_deal, session_length, template,
-                 rules, kinds, parameters, state, work, validate, records, fans, events, wall, status, chances):
+                 rules, kinds, parameters, state, work, validate, records, fans, events, wall, status, chances, log):
     """`_play_deals` with user players: a NUMBA seat s is answered here by function functions[s] of act0,
     act1, a USER seat through Python. The chances of winning they report with their discards go to
     `chances` (sim.win_chances)."""
@@ -1067,6 +1069,7 @@ def _asking_loop(act0, act1, functions, user_parameters, asks_python, seed, firs
                 status[STATUS_ILLEGAL] = ILLEGAL_CHANCE
                 return
             pending = play_to_user(action, wall, rules, kinds, parameters, state, work, events, record, fans[row], validate)
+        event_logs.keep_events(events, log, row)
         winner = records[row, R_WINNER]
         if winner >= 0 and winner != dealer:
             dealer = winner
@@ -1074,21 +1077,21 @@ def _asking_loop(act0, act1, functions, user_parameters, asks_python, seed, firs
 
 @njit(cache=True, _nrt=False)
 def _play_deals_asking_python(functions, user_parameters, asks_python, seed, first_deal, session_length, template, rules, kinds,
-                              parameters, state, work, validate, records, fans, events, wall, status, chances):
+                              parameters, state, work, validate, records, fans, events, wall, status, chances, log):
     """The loop for tables without a numba player: cached, as no function is an argument."""
     _asking_loop(no_numba_player, no_numba_player, functions, user_parameters, asks_python, seed, first_deal, session_length,
-                 template, rules, kinds, parameters, state, work, validate, records, fans, events, wall, status, chances)
+                 template, rules, kinds, parameters, state, work, validate, records, fans, events, wall, status, chances, log)
 
 
 @njit(_nrt=False)  # no reference counting: the loop allocates nothing, and it compiles in half the time
 def _play_deals_asking(act0, act1, functions, user_parameters, asks_python, seed, first_deal, session_length,
                        template, rules, kinds, parameters, state, work, validate, records, fans, events, wall, status,
-                       chances):
+                       chances, log):
     """The loop for tables with numba players. Compiled in each process, once per set of distinct numba
     functions whatever seats they take (so a duel's rotations share it): numba makes a function part of the
     type, so this loop cannot be cached; what it calls is cached."""
     _asking_loop(act0, act1, functions, user_parameters, asks_python, seed, first_deal, session_length, template,
-                 rules, kinds, parameters, state, work, validate, records, fans, events, wall, status, chances)
+                 rules, kinds, parameters, state, work, validate, records, fans, events, wall, status, chances, log)
 
 
 class _UserTable:
@@ -1116,7 +1119,7 @@ class _UserTable:
 
 
 def _play_with_users(ruleset, players, seed, first, session_length, template, rules, validate, records, fans, events,
-                     wall) -> win_chances.WinChanceLog:
+                     wall, log) -> win_chances.WinChanceLog:
     """Play the batch with user players among the seats; returns the chances of winning they reported."""
     from sim.numba_players import MAX_NUMBA_PARAMETERS  # here: sim.numba_players imports this package's scoring
     state, work = new_state(), new_work()
@@ -1136,7 +1139,7 @@ def _play_with_users(ruleset, players, seed, first, session_length, template, ru
         functions, user_parameters, any(user is not None and not numba for user, numba in zip(players.users, numba_seats,
                                                                                              strict=True)),
         np.uint64(seed), first, session_length, template, rules, players.kinds, players.parameters, state, work,
-        validate, records, fans, events, wall, status, chances,
+        validate, records, fans, events, wall, status, chances, log,
     )
     try:
         if acts:
@@ -1246,36 +1249,41 @@ class DealRecords:
     columns: dict
     fans: np.ndarray
     win_chances: dict = field(default_factory=dict)
+    log: event_logs.BatchLog | None = None  # every deal's events, when asked for (sim.event_logs)
 
     def __len__(self):
         return self.fans.shape[0]
 
 
-def _play_batch(ruleset, players, seed, first, session_length, template, rules, validate, records, fans, events, wall):
+def _play_batch(ruleset, players, seed, first, session_length, template, rules, validate, records, fans, events, wall,
+                log):
     """Play the batch; returns the chances of winning its user players reported (None without user players)."""
     if players.has_users:
         return _play_with_users(ruleset, players, seed, first, session_length, template, rules, validate, records,
-                                fans, events, wall)
+                                fans, events, wall, log)
     _play_deals(np.uint64(seed), first, session_length, template, rules, players.kinds, players.parameters,
-                new_work(), validate, records, fans, events, wall)
+                new_work(), validate, records, fans, events, wall, log)
     return None
 
 
 def play(ruleset: Ruleset, players: Players, seed: int, n_deals: int, first_deal: int = 0,
-         session_length: int = 0, validate: bool = False) -> DealRecords:
-    """Play deals first_deal .. first_deal + n_deals - 1. With sessions, first_deal must start one."""
+         session_length: int = 0, validate: bool = False, keep_log: bool = False) -> DealRecords:
+    """Play deals first_deal .. first_deal + n_deals - 1. With sessions, first_deal must start one. With
+    `keep_log`, the records carry every deal's events (room for MAX_EVENTS a deal: keep batches small)."""
     if session_length and first_deal % session_length:
         raise ValueError("with sessions, a batch starts at a session's first deal")
     rules, template = kernel_rules(ruleset)
     records = np.zeros((n_deals, len(RECORD_COLUMNS)), np.int32)
     fans = np.zeros((n_deals, N_FANS), np.uint8)
     events = np.zeros((MAX_EVENTS, 3), np.int16)
+    log = event_logs.new_batch_log(n_deals, MAX_EVENTS, 3, np.int16) if keep_log else event_logs.no_batch_log(3, np.int16)
     chances = _play_batch(ruleset, players, seed, first_deal, session_length, template, rules, validate, records,
-                          fans, events, template.copy())
+                          fans, events, template.copy(), log)
     columns = {"deal": np.arange(first_deal, first_deal + n_deals, dtype=np.int64)}
     columns.update({name: records[:, index] for index, name in enumerate(RECORD_COLUMNS)})
     reporting = [seat for seat, user in enumerate(players.users) if user is not None]
-    return DealRecords(columns, fans, win_chances.columns(chances, n_deals, reporting) if chances is not None else {})
+    return DealRecords(columns, fans, win_chances.columns(chances, n_deals, reporting) if chances is not None else {},
+                       event_logs.trimmed(log) if keep_log else None)
 
 
 @dataclass
@@ -1297,6 +1305,7 @@ def replay(ruleset: Ruleset, players: Players, seed: int, deal: int, session_len
     fans = np.zeros((n_deals, N_FANS), np.uint8)
     events = np.zeros((MAX_EVENTS, 3), np.int16)
     wall = template.copy()
-    _play_batch(ruleset, players, seed, first, session_length, template, rules, False, records, fans, events, wall)
+    _play_batch(ruleset, players, seed, first, session_length, template, rules, False, records, fans, events, wall,
+                event_logs.no_batch_log(3, np.int16))
     record = {"deal": deal, **{name: int(records[-1, index]) for index, name in enumerate(RECORD_COLUMNS)}}
     return DealLog(record, fans[-1], wall, events[1 : events[0, 0] + 1].copy())

@@ -5,9 +5,9 @@ docs/rules/ for the rules book."""
 from pathlib import Path
 
 from sim.family import Family
-from sim.xuezhan import engine, money, players, replay_report, scoring
+from sim.xuezhan import engine, event_log, money, players, replay_report, scoring
 
 FAMILY = Family(
-    name="xuezhan", engine=engine, players=players, report=replay_report, scoring=scoring, money=money,
+    name="xuezhan", engine=engine, players=players, report=replay_report, scoring=scoring, money=money, event_log=event_log,
     rooms_file=Path(__file__).parent / "rooms.toml", currency="money",
 )

@@ -95,7 +95,7 @@ from kernels.tiles import (
     N_KINDS,
     PIN_START,
 )
-from sim import win_chances
+from sim import event_logs, win_chances
 from sim.actions import (
     ADDED_KONG,
     CONCEALED_KONG,
@@ -1261,14 +1261,17 @@ def _session_dealer(dealer, deal, row, n, seed, session_length):
 
 
 @njit(cache=True)
-def _play_deals(seed, first_deal, n, session_length, template, rules, kinds, parameters, work, validate, records, fans, events, wall):
-    """Play records.shape[0] deals from first_deal; the last deal's events and wall stay in `events`, `wall`."""
+def _play_deals(seed, first_deal, n, session_length, template, rules, kinds, parameters, work, validate, records, fans, events, wall,
+                log):
+    """Play records.shape[0] deals from first_deal; the last deal's events and wall stay in `events`, `wall`,
+    and every deal's events go to `log` if it keeps them (sim.event_logs)."""
     state = new_state()
     dealer = 0
     for row in range(records.shape[0]):
         deal = first_deal + row
         dealer = _session_dealer(dealer, deal, row, n, seed, session_length)
         _play_deal(deal, dealer, n, seed, template, wall, rules, kinds, parameters, state, work, events, records[row], fans[row], validate)
+        event_logs.keep_events(events, log, row)
         dealer = records[row, R_NEXT_DEALER]
 
 
@@ -1369,7 +1372,8 @@ def _ask_python(n_legal):
 
 @njit(cache=True, inline="always")
 def _deals_asking(act0, act1, act2, act3, functions, user_parameters, asks_python, seed, first_deal, n, session_length,
-                  template, rules, kinds, parameters, state, work, validate, records, fans, events, wall, status, chances):
+                  template, rules, kinds, parameters, state, work, validate, records, fans, events, wall, status, chances,
+                  log):
     """The loop with user players: records.shape[0] deals from first_deal. A NUMBA seat s is answered by
     function functions[s] of act0 .. act3 with parameters user_parameters[s]; a USER seat through Python.
     Returns early, status[STATUS_ILLEGAL] set, at a numba player's illegal answer. The chances of winning the
@@ -1416,6 +1420,7 @@ def _deals_asking(act0, act1, act2, act3, functions, user_parameters, asks_pytho
                 status[STATUS_ILLEGAL] = ILLEGAL_CHANCE
                 return
             pending = play_to_user(action, wall, rules, kinds, parameters, state, work, events, record, fans[row], validate)
+        event_logs.keep_events(events, log, row)
         dealer = records[row, R_NEXT_DEALER]
 
 
@@ -1423,23 +1428,23 @@ def _deals_asking(act0, act1, act2, act3, functions, user_parameters, asks_pytho
 # references on each array of the three named tuples it passes, and compiling the uncached loop takes longer.
 @njit(cache=True, _nrt=False)
 def _play_deals_asking(functions, user_parameters, seed, first_deal, n, session_length, template, rules, kinds,
-                       parameters, state, work, validate, records, fans, events, wall, status, chances):
+                       parameters, state, work, validate, records, fans, events, wall, status, chances, log):
     """`_play_deals` with Python and exec: players (no numba player): cached, compiled once."""
     _deals_asking(no_numba_player, no_numba_player, no_numba_player, no_numba_player, functions, user_parameters, True,
                   seed, first_deal, n, session_length, template, rules, kinds, parameters, state, work, validate,
-                  records, fans, events, wall, status, chances)
+                  records, fans, events, wall, status, chances, log)
 
 
 @njit(_nrt=False)
 def _play_deals_with_numba(act0, act1, act2, act3, functions, user_parameters, asks_python, seed, first_deal, n,
                            session_length, template, rules, kinds, parameters, state, work, validate, records, fans,
-                           events, wall, status, chances):
+                           events, wall, status, chances, log):
     """`_play_deals` with numba players among the seats (and maybe Python ones): compiled in each process, once
     per set of distinct functions whatever seats they take (so a duel's rotations share it), in about ten
     seconds (its callees are cached)."""
     _deals_asking(act0, act1, act2, act3, functions, user_parameters, asks_python, seed, first_deal, n,
                   session_length, template, rules, kinds, parameters, state, work, validate, records, fans, events,
-                  wall, status, chances)
+                  wall, status, chances, log)
 
 
 class _UserTable:
@@ -1475,7 +1480,7 @@ def _is_numba(user) -> bool:
 
 
 def _play_with_users(ruleset, players, seed, first, n, session_length, template, rules, validate, records, fans, events,
-                     wall) -> win_chances.WinChanceLog:
+                     wall, log) -> win_chances.WinChanceLog:
     """Play the batch with user players among the seats; returns the chances of winning they reported."""
     from sim.numba_players import MAX_NUMBA_PARAMETERS  # here: sim.numba_players imports this package's table
 
@@ -1488,7 +1493,7 @@ def _play_with_users(ruleset, players, seed, first, n, session_length, template,
     _ASKING.table = _UserTable(ruleset, players.users, seed, state, work, records, chances)
     arguments = (
         np.uint64(seed), first, n, session_length, template, rules, players.kinds, players.parameters, state, work,
-        validate, records, fans, events, wall, status, chances,
+        validate, records, fans, events, wall, status, chances, log,
     )
     # the distinct functions in order of first seat, and each seat's among them: the loop's type then depends on
     # which functions play, not on where they sit
@@ -1649,12 +1654,13 @@ class XuezhanRecords:
     columns: dict
     fans: np.ndarray
     win_chances: dict = field(default_factory=dict)
+    log: event_logs.BatchLog | None = None  # every deal's events, when asked for (sim.event_logs)
 
     def __len__(self):
         return self.fans.shape[0]
 
 
-def _run(ruleset, players, seed, first, n_deals, session_length, validate):
+def _run(ruleset, players, seed, first, n_deals, session_length, validate, keep_log=False):
     n = _seats(ruleset, players)
     seats = as_players(players, n)
     rules, template = kernel_rules(ruleset)
@@ -1662,19 +1668,20 @@ def _run(ruleset, players, seed, first, n_deals, session_length, validate):
     fans = np.zeros((n_deals, MAX_SEATS, N_FANS), np.uint8)
     events = np.zeros((MAX_EVENTS, 4), np.int32)
     wall = template.copy()
+    log = event_logs.new_batch_log(n_deals, MAX_EVENTS, 4, np.int32) if keep_log else event_logs.no_batch_log(4, np.int32)
     chances = None
     if seats.has_users:
         chances = _play_with_users(
-            ruleset, seats, seed, first, n, session_length, template, rules, validate, records, fans, events, wall,
+            ruleset, seats, seed, first, n, session_length, template, rules, validate, records, fans, events, wall, log,
         )
     else:
         _play_deals(
             np.uint64(seed), first, n, session_length, template, rules, seats.kinds, seats.parameters,
-            new_work(), validate, records, fans, events, wall,
+            new_work(), validate, records, fans, events, wall, log,
         )
     reporting = [seat for seat, user in enumerate(seats.users) if user is not None]
     reports = win_chances.columns(chances, n_deals, reporting) if chances is not None else {}
-    return n, records, fans, events, wall, reports
+    return n, records, fans, events, wall, reports, (event_logs.trimmed(log) if keep_log else None)
 
 
 def _columns_of(records, n):
@@ -1686,14 +1693,16 @@ def _columns_of(records, n):
 
 
 def play(ruleset, players, seed: int, n_deals: int, first_deal: int = 0, session_length: int = 0,
-         validate: bool = False) -> XuezhanRecords:
-    """Play deals first_deal .. first_deal + n_deals - 1. With sessions, first_deal must start one."""
+         validate: bool = False, keep_log: bool = False) -> XuezhanRecords:
+    """Play deals first_deal .. first_deal + n_deals - 1. With sessions, first_deal must start one. With
+    `keep_log`, the records carry every deal's events (room for MAX_EVENTS a deal: keep batches small)."""
     if session_length and first_deal % session_length:
         raise ValueError("with sessions, a batch starts at a session's first deal")
-    n, records, fans, _, _, reports = _run(ruleset, players, seed, first_deal, n_deals, session_length, validate)
+    n, records, fans, _, _, reports, log = _run(ruleset, players, seed, first_deal, n_deals, session_length, validate,
+                                                keep_log)
     columns = {"deal": np.arange(first_deal, first_deal + n_deals, dtype=np.int64)}
     columns.update(_columns_of(records, n))
-    return XuezhanRecords(columns, fans[:, :n].copy(), reports)
+    return XuezhanRecords(columns, fans[:, :n].copy(), reports, log)
 
 
 @dataclass
@@ -1711,7 +1720,7 @@ class DealLog:
 def replay(ruleset, players, seed: int, deal: int, session_length: int = 0, validate: bool = False) -> DealLog:
     """Play one deal again (with sessions, its session from the start, for the dealer) and keep its log."""
     first = deal - deal % session_length if session_length else deal
-    n, records, fans, events, wall, _ = _run(ruleset, players, seed, first, deal - first + 1, session_length, validate)
+    n, records, fans, events, wall, _, _ = _run(ruleset, players, seed, first, deal - first + 1, session_length, validate)
     record = {"deal": deal, **{name: int(value) for name, value in _columns_of(records[-1], n).items()}}
     rows = events[1 : events[0, 0] + 1]
     return DealLog(record, fans[-1, :n].copy(), wall, rows[:, :3].copy(), rows[:, 3].copy())

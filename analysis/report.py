@@ -1,0 +1,527 @@
+"""One self-contained HTML page per run directory (``write_report``) and per league table
+(``write_league_report``).
+
+A run's page shows, each only where the directory holds its table: the configuration and provenance, the
+outcomes, the fan frequencies, the distribution of win values (from the per-deal records), the money per
+room (二人 beans.parquet, 血战 money.parquet), the win rates and money per seat, the room economics and
+solved fees, each player's economics, and the calibration of reported chances of winning. A league's page
+shows the matrix of mean differences as a heatmap.
+
+The page needs nothing outside itself: CSS inline, charts as inline SVG (analysis.svg_charts), no scripts,
+and a Content-Security-Policy that forbids the browser any other request. Money charts of several rooms are
+drawn in stakes, so that a room of stake 1 and one of stake 6,250 share an axis; their tooltips give the
+figures in the rooms' own currency.
+"""
+
+import datetime
+import json
+import math
+import tomllib
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from analysis import svg_charts as charts
+from analysis.svg_charts import escape
+from analysis.tables import read_metadata, write_text_atomically
+
+REPORT_FILE = "report.html"
+TOP_FANS = 25
+HISTOGRAM_BARS = 60  # the last of them pools every larger value
+FONTS = ('system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Noto Sans CJK SC", "Source Han Sans SC", '
+         '"PingFang SC", "Microsoft YaHei", "WenQuanYi Micro Hei", sans-serif')
+STYLE = f"""
+body {{ font-family: {FONTS}; color: #222; background: #fff; margin: 0; line-height: 1.45; }}
+main {{ max-width: 980px; margin: 0 auto; padding: 16px 24px 48px; }}
+h1 {{ font-size: 1.6em; margin: .6em 0 .2em; }}
+h2 {{ font-size: 1.25em; border-bottom: 1px solid #ddd; padding-bottom: .2em; margin-top: 2em; }}
+table {{ border-collapse: collapse; margin: .5em 0 1em; font-size: .88em; }}
+th, td {{ padding: .25em .55em; border-bottom: 1px solid #eee; text-align: left; vertical-align: top; }}
+th {{ border-bottom: 1px solid #bbb; }}
+td:not(:first-child), th:not(:first-child) {{ text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }}
+table.facts td:not(:first-child), table.facts th {{ text-align: left; white-space: normal; word-break: break-all; }}
+.scroll {{ overflow-x: auto; }}
+h3 {{ font-size: 1.05em; margin-top: 1.5em; }}
+figure {{ margin: 1em 0 2em; }}
+figcaption {{ color: #555; font-size: .9em; max-width: 760px; margin-top: .3em; }}
+svg.chart {{ display: block; max-width: 100%; height: auto; }}
+.note {{ color: #666; font-size: .9em; }}
+"""
+
+
+def write_report(directory: Path) -> Path:
+    """Write ``directory/report.html``, the page of the run in `directory` (module text), and return its path."""
+    directory = Path(directory)
+    tables = {path.stem: path for path in sorted(directory.glob("*.parquet"))}
+    run_file = directory / "run.json"
+    if not tables and not run_file.is_file():
+        raise ValueError(f"{directory} holds no run: neither run.json nor any Parquet table")
+    run = json.loads(run_file.read_text(encoding="utf-8")) if run_file.is_file() else {}
+    config = {**next((read_metadata(path).get("config", {}) for path in tables.values()), {}), **run}
+    ruleset = _ruleset(config)
+    currency = _currency(ruleset, tables)
+    frames = {name: pd.read_parquet(path) for name, path in tables.items()}
+    sections = [_header(directory, config, ruleset, tables)]
+    if "outcomes" in frames:
+        sections.append(_outcomes_section(frames["outcomes"], frames.get("wins")))
+    if "fan_frequency" in frames:
+        sections.append(_fans_section(frames["fan_frequency"]))
+    if run_file.is_file() and (directory / "records").is_dir():
+        sections.append(_distribution_section(directory))
+    if "beans" in frames:
+        sections.append(_money_section(frames["beans"], "role", currency))
+    elif "money" in frames:
+        sections.append(_money_section(frames["money"], "source", currency))
+    if "seats" in frames:
+        rooms = read_metadata(tables["seats"])["config"].get("rooms", [])
+        sections.append(_seats_section(frames["seats"], {room["name"]: room["stake"] for room in rooms}, currency))
+    if "economics" in frames or "fee_solution" in frames:
+        sections.append(_economics_section(frames.get("economics"), frames.get("fee_solution"), tables, currency))
+    if "economics_by_player" in frames:
+        sections.append(_players_section(frames["economics_by_player"], currency))
+    if "calibration" in frames:
+        sections.append(_calibration_section(frames["calibration"]))
+    title = f"mjsim run {directory.resolve().name}"
+    return write_text_atomically(directory / REPORT_FILE, _page(title, sections))
+
+
+def write_league_report(table_path: Path) -> Path:
+    """Write the page of a league table (``mjsim league --out``) beside it, as .html, and return its path."""
+    from sim.duel import league_matrix
+
+    table_path = Path(table_path)
+    table, metadata = pd.read_parquet(table_path), read_metadata(table_path)
+    config = metadata.get("config", {})
+    ruleset = _ruleset(config)
+    currency = _currency(ruleset, {})
+    matrix = league_matrix(table)
+    players = list(matrix.index)
+    names = short_player_names(players)
+    significant = table.set_index(["player", "opponent"])["significant"]
+    values = [[math.nan if row == column else float(matrix.loc[row, column]) for column in players] for row in players]
+    marked = [[row != column and bool(significant.get((row, column), False)) for column in players] for row in players]
+    texts = [[("—" if row == column else f"{value:+.3f}{' *' if mark else ''}") for column, value, mark in
+              zip(players, value_row, mark_row)] for row, value_row, mark_row in zip(players, values, marked)]
+    tips = [[f"{names[row]} less {names[column]}: {_interval_text(table, row, column)}" for column in players] for row in players]
+    heat = charts.heatmap([names[player] for player in players], [names[player] for player in players], values, marked,
+                          value_texts=texts, tooltips=tips, label="league matrix")
+    caption = (f"Each row player's mean {currency} per deal less the column player's, over {_number(config.get('deals'))} "
+               f"walls per pair played on duplicate deals; blue: the row player is ahead, red: behind. Cells marked "
+               f"with a border and * are significant at 5%.")
+    pairs = table[table["beans_difference"] >= 0].sort_values("beans_difference", ascending=False)
+    rows = [[names[row.player], names[row.opponent], f"{row.beans_difference:+.3f}", f"[{row.low:+.3f}, {row.high:+.3f}]",
+             f"{row.z:.2f}", f"{row.p_value:.3g}", "yes" if row.significant else "no", share(row.win_rate)]
+            for row in pairs.itertuples()]
+    facts = [("ruleset", _ruleset_text(config, ruleset)), ("players", ", ".join(players)),
+             ("walls per pair", _number(config.get("deals"))), ("seed", str(config.get("seed", ""))),
+             ("room", f"{config.get('room', '')} (stake {config.get('stake', '')}, fee {config.get('fee', '')})"),
+             ("versions", _versions_text(metadata.get("versions", {}))), ("report written", _today())]
+    body = [_section("configuration", "League", _facts(facts)),
+            _section("matrix", "Mean difference per pair", _figure(heat, caption) + _table(
+                ["player", "opponent", "difference", "95% interval", "z", "p", "significant", "player's win rate"], rows))]
+    return write_text_atomically(table_path.with_suffix(".html"), _page(f"mjsim league {table_path.stem}", body))
+
+
+def short_player_names(players) -> dict:
+    """Each player text's name before its settings ("ev" for "ev:claim=1,..."), where that keeps them apart."""
+    short = {text: str(text).split(":")[0] for text in players}
+    return short if len(set(short.values())) == len(short) else {text: str(text) for text in players}
+
+
+def share(value: float) -> str:
+    """A share as a percentage: two decimals, or three significant digits below 1% (never an exponent)."""
+    if value is None or not math.isfinite(value):
+        return "—"
+    percent = value * 100
+    decimals = 2 if abs(percent) >= 1 or percent == 0 else min(10, 2 - math.floor(math.log10(abs(percent))))
+    return f"{percent:.{decimals}f}%"
+
+
+def amount(value: float, currency: str) -> str:
+    """An amount of money in words: "40 beans", "1,200 points"; 血战's money has no unit to name."""
+    return _number(value) if currency == "money" else f"{_number(value)} {currency}"
+
+
+def _number(value) -> str:
+    if value is None or isinstance(value, str):
+        return "" if value is None else value
+    if not math.isfinite(value):
+        return "—" if math.isnan(value) else ("∞" if value > 0 else "-∞")
+    if float(value).is_integer() or abs(value) >= 1000:
+        return f"{value:,.0f}"
+    return f"{value:,.2f}" if abs(value) >= 1 else f"{value:.3g}"
+
+
+def _today() -> str:
+    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _ruleset(config: dict):
+    """The run's ruleset, built from the text the run kept (so a since-edited file does not matter), or None."""
+    from sim.ruleset import RulesetError, parse_ruleset
+
+    source = config.get("ruleset_source")
+    try:
+        return parse_ruleset(tomllib.loads(source), source, str(config.get("ruleset"))) if source else None
+    except (RulesetError, tomllib.TOMLDecodeError, TypeError):
+        return None
+
+
+def _currency(ruleset, tables: dict) -> str:
+    if ruleset is not None:
+        from sim.families import family_of
+
+        return family_of(ruleset).currency_for(ruleset)
+    return "money" if "money" in tables else "beans"
+
+
+def _ruleset_text(config: dict, ruleset) -> str:
+    if ruleset is None:
+        return str(config.get("ruleset", "unknown"))
+    return f"{ruleset.id}: {ruleset.name} (seed {ruleset.seed}, {ruleset.family} family)"
+
+
+def _versions_text(versions: dict) -> str:
+    return ", ".join(f"{name} {version}" for name, version in sorted(versions.items()))
+
+
+def _interval_text(table: pd.DataFrame, player: str, opponent: str) -> str:
+    row = table[(table["player"] == player) & (table["opponent"] == opponent)]
+    if row.empty:
+        return "the same player"
+    row = row.iloc[0]
+    verdict = "significant" if row["significant"] else "not significant"
+    return f"{row['beans_difference']:+.4f} [{row['low']:+.4f}, {row['high']:+.4f}], z = {row['z']:.2f}, p = {row['p_value']:.3g}, {verdict}"
+
+
+def _page(title: str, sections: list[str]) -> str:
+    return (
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        # Nothing may be fetched: the page must read the same offline, and years later.
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+        f"<title>{escape(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<main>\n<h1>{escape(title)}</h1>\n"
+        + "\n".join(sections) + "\n</main>\n</body>\n</html>\n"
+    )
+
+
+def _section(identifier: str, title: str, body: str) -> str:
+    return f'<section id="{escape(identifier)}">\n<h2>{escape(title)}</h2>\n{body}\n</section>'
+
+
+def _figure(svg: str, caption: str) -> str:
+    return f"<figure>\n{svg}\n<figcaption>{escape(caption)}</figcaption>\n</figure>\n"
+
+
+def _table(header: list[str] | None, rows: list[list[str]], css_class: str = "") -> str:
+    head = "" if header is None else "<thead><tr>" + "".join(f"<th>{escape(cell)}</th>" for cell in header) + "</tr></thead>\n"
+    body = "\n".join("<tr>" + "".join(f"<td>{escape(cell)}</td>" for cell in row) + "</tr>" for row in rows)
+    attribute = f' class="{css_class}"' if css_class else ""
+    return f'<div class="scroll"><table{attribute}>\n{head}<tbody>\n{body}\n</tbody>\n</table></div>\n'
+
+
+def _facts(pairs: list[tuple[str, str]]) -> str:
+    """A table of named facts (the configuration): a name and its value per row, no header."""
+    return _table(None, [[name, value] for name, value in pairs], "facts")
+
+
+def _header(directory: Path, config: dict, ruleset, tables: dict) -> str:
+    facts = [("ruleset", _ruleset_text(config, ruleset))]
+    facts += [(f"seat {seat}", str(player)) for seat, player in enumerate(config.get("players", []))]
+    facts += [(name.replace("_", " "), _number(config[name])) for name in ("deals", "seed", "shard_size", "session_length") if name in config]
+    facts.append(("source hash", str(config.get("source_hash", "not recorded"))))
+    by_versions = {}
+    for name, path in tables.items():
+        by_versions.setdefault(_versions_text(read_metadata(path).get("versions", {})), []).append(name)
+    for text, names in by_versions.items():
+        facts.append(("versions" if len(by_versions) == 1 else f"versions of {', '.join(names)}", text))
+    facts.append(("report written", _today()))
+    rooms = next((read_metadata(tables[name])["config"].get("rooms") for name in ("beans", "money", "seats") if name in tables), None)
+    body = _facts(facts)
+    if rooms:
+        body += "<p class=\"note\">Rooms of the money tables:</p>\n" + _table(
+            ["room", "stake", "fee", "min entry", "max entry"],
+            [[room["name"], _number(room["stake"]), _number(room["fee"]), _number(room["min_entry"]),
+              _number(room["max_entry"]) if room["max_entry"] else "no limit"] for room in rooms])
+    return _section("configuration", "Configuration and provenance", body)
+
+
+def _outcomes_section(outcomes: pd.DataFrame, wins: pd.DataFrame | None) -> str:
+    def shown(name, value):
+        return share(value) if "share" in name else _number(value)
+
+    rows = [[row.statistic.replace("_", " "), shown(row.statistic, row.value),
+             "" if pd.isna(row.low) else f"[{shown(row.statistic, row.low)}, {shown(row.statistic, row.high)}]"]
+            for row in outcomes.itertuples()]
+    body = _table(["statistic", "value", "95% interval"], rows)
+    if wins is not None:
+        body += "<p class=\"note\">Wins by type (money per win in units of the stake; value: the win's raw value):</p>\n" + _table(
+            ["win type", "wins", "mean money", "median", "90%", "mean value", "mean payers"],
+            [[row.win_type.replace("_", " "), _number(row.count), _number(row.mean), _number(row.q50), _number(row.q90),
+              _number(row.mean_value), _number(row.mean_payers)] for row in wins.itertuples()])
+    return _section("outcomes", "Outcomes", body)
+
+
+def _fans_section(fans: pd.DataFrame) -> str:
+    scored = fans[fans["wins_scored"] > 0].sort_values("per_win", ascending=False)
+    top = scored.head(TOP_FANS)
+    labels = [f"{row.name} ({row.value:g})" for row in top.itertuples()]
+    tips = [f"{row.name} ({row.fan}, value {row.value:g}): {share(row.per_win)} of wins [{share(row.per_win_low)}, "
+            f"{share(row.per_win_high)}], {row.wins_scored:,} wins; {share(row.per_deal)} of deals" for row in top.itertuples()]
+    chart = charts.bar_chart(labels, top["per_win"], top["per_win_low"], top["per_win_high"],
+                             value_texts=[share(value) for value in top["per_win"]], tooltips=tips,
+                             axis_label="share of wins scoring the fan", percent=True)
+    caption = (f"The {len(top)} most frequent of the {len(scored)} fans scored in this run (of {len(fans)} in the ruleset), "
+               "by share of wins; in brackets each fan's value; whiskers: 95% Wilson interval.")
+    return _section("fans", "Fan frequencies", _figure(chart, caption))
+
+
+def _win_values(records: pd.DataFrame) -> tuple[np.ndarray, str]:
+    """Every win's value and what it is: the fan total (二人) or the raw win value of each seat's win (血战)."""
+    if "fan_total" in records:
+        return records.loc[records["winner"] >= 0, "fan_total"].to_numpy(), "fan total of each win (before doubling, without flowers)"
+    seats = sum(1 for name in records.columns if name.startswith("win_order_"))
+    values = [records.loc[records[f"win_order_{seat}"] > 0, f"fan_value_{seat}"].to_numpy() for seat in range(seats)]
+    return np.concatenate(values) if values else np.zeros(0), "raw value of each win (fan_value), every seat's win counted"
+
+
+def histogram_bins(values: np.ndarray) -> tuple[list[str], list[int]]:
+    """Labels and counts: a bar per value up to about the 99th percentile, the rest pooled in a last bar.
+    Values are integers; where the range up to the cap is short every integer gets a bar (zeros shown),
+    else only the values that occur (血战's powers of two)."""
+    values = np.asarray(values).astype(np.int64)
+    if values.size == 0:
+        return [], []
+    distinct = np.unique(values)
+    cap = int(min(np.quantile(values, 0.99, method="higher"), distinct[min(len(distinct), HISTOGRAM_BARS - 1) - 1]))
+    low = int(values.min())
+    shown = np.arange(low, cap + 1) if cap - low + 1 <= HISTOGRAM_BARS - 1 else distinct[distinct <= cap]
+    counts = [int(count) for count in (values[:, None] == shown[None, :]).sum(axis=0)] if values.size * shown.size <= 5e7 \
+        else [int(np.count_nonzero(values == value)) for value in shown]
+    labels = [str(value) for value in shown]
+    beyond = int(np.count_nonzero(values > cap))
+    if beyond:
+        labels.append(f">{cap}")
+        counts.append(beyond)
+    return labels, counts
+
+
+def _distribution_section(directory: Path) -> str:
+    from sim import runner
+    from sim.ruleset import RulesetError
+
+    try:
+        records = runner.read_records(directory, *runner.load_run(directory))
+    except (runner.RunError, RulesetError, OSError) as error:
+        # A run whose records cannot be read (damaged, played on other rules) still gets the rest of its page.
+        return _section("distribution", "Distribution of win values", f'<p class="note">The records could not be read: {escape(error)}</p>')
+    values, what = _win_values(records)
+    labels, counts = histogram_bins(values)
+    total = max(sum(counts), 1)
+    tips = [f"{label}: {count:,} wins ({count / total:.2%})" for label, count in zip(labels, counts)]
+    chart = charts.histogram(labels, counts, x_label=what, y_label="share of wins", tooltips=tips)
+    mean = f", mean {values.mean():.2f}" if values.size else ""
+    caption = (f"Share of the run's {values.size:,} wins by {what}{mean}; the last bar pools the values above about "
+               "the 99th percentile.")
+    return _section("distribution", "Distribution of win values", _figure(chart, caption))
+
+
+def _stakes_unit(frame: pd.DataFrame, currency: str) -> str:
+    return currency if (frame["stake"] == 1).all() else "stakes"
+
+
+def _money_section(frame: pd.DataFrame, kind: str, currency: str) -> str:
+    """Money per deal by room and role (二人: winner, loser, draw) or source (血战: all, win, kong, ...)."""
+    rooms, parts = list(dict.fromkeys(frame["room"])), list(dict.fromkeys(frame[kind]))
+    indexed = frame.set_index(["room", kind])
+    unit = _stakes_unit(frame, currency)
+
+    def grid(function):
+        return [[function(indexed.loc[(room, part)]) for room in rooms] for part in parts]
+
+    def tip(row):
+        quantiles = ", ".join(_number(row[name]) for name in ("q01", "q10", "q50", "q90", "q99"))
+        return (f"{row.name[0]}, {row.name[1]}: mean {row['mean']:+,.2f} {currency} ({row['mean'] / row['stake']:+.3f} stakes), "
+                f"quantiles 1/10/50/90/99%: {quantiles}; {row['count']:,} deals")
+
+    chart = charts.grouped_bar_chart(
+        rooms, parts, grid(lambda row: row["mean"] / row["stake"]), grid(lambda row: row["q10"] / row["stake"]),
+        grid(lambda row: row["q90"] / row["stake"]), value_texts=grid(lambda row: f"{row['mean'] / row['stake']:+.2f}"),
+        tooltips=grid(tip), axis_label=f"change per deal, {unit}")
+    if kind == "role":
+        who, fee_note = "the winner, the loser, and each player of a drawn deal", "each player's fee is taken in every role"
+    else:
+        who, fee_note = "a seat, in all and by source", "the fee is in 'all' only, not in the sources"
+    caption = f"Mean change per deal of {who}, in each room, in {unit} ({fee_note}); whiskers: the 10% to 90% quantiles."
+    by_room = frame.drop_duplicates("room")
+    house = charts.bar_chart(by_room["room"], by_room["house_per_deal"] / by_room["stake"],
+                             value_texts=[amount(value, currency) for value in by_room["house_per_deal"]],
+                             tooltips=[f"{row.room}: {amount(row.house_per_deal, currency)} a deal (stake {row.stake}, fee {row.fee})"
+                                       for row in by_room.itertuples()], axis_label=f"house take per deal, {unit}")
+    rows = [[row.room, _number(row.stake), _number(row.fee), _number(row.house_per_deal)]
+            + ([share(row.house_share_of_moved)] if "house_share_of_moved" in frame else []) for row in by_room.itertuples()]
+    header = ["room", "stake", "fee", f"house take per deal ({currency})"] + (["share of all moved"] if "house_share_of_moved" in frame else [])
+    body = _figure(chart, caption)
+    if kind == "source":  # 血战's sources all average about zero: what sets them apart is their spread
+        spread = charts.grouped_bar_chart(rooms, parts, grid(lambda row: row["std"] / row["stake"]),
+                                          value_texts=grid(lambda row: f"{row['std'] / row['stake']:.2f}"),
+                                          tooltips=grid(lambda row: f"{row.name[0]}, {row.name[1]}: standard deviation "
+                                                                    f"{row['std']:,.2f} a deal"),
+                                          axis_label=f"standard deviation per deal, {unit}")
+        body += _figure(spread, f"Spread (standard deviation) of a seat's change per deal, in all and by source, in {unit}.")
+    body += _figure(house, f"The house's take per deal (the fee of every seat) in each room, in {unit}.") + _table(header, rows)
+    return _section("money", f"Money per room and {kind}", body)
+
+
+def _seats_section(seats: pd.DataFrame, stakes: dict, currency: str) -> str:
+    """Win rates (the same in every room) and money per seat, dealer and non-dealer; `stakes`: each room's
+    stake, from the table's metadata (seats.parquet names its rooms only)."""
+    money = "mean_beans" if "mean_beans" in seats else "mean_money"
+    rooms, groups = list(dict.fromkeys(seats["room"])), list(dict.fromkeys(seats["group"]))
+    first = seats[seats["room"] == rooms[0]]
+    tips = [f"{row.group}: wins {share(row.win_rate)} [{share(row.win_rate_low)}, {share(row.win_rate_high)}] of {row.deals:,} deals"
+            for row in first.itertuples()]
+    rates = charts.bar_chart(first["group"], first["win_rate"], first["win_rate_low"], first["win_rate_high"],
+                             value_texts=[share(value) for value in first["win_rate"]], tooltips=tips,
+                             axis_label="share of deals won", percent=True)
+    indexed = seats.set_index(["room", "group"])
+    unit = currency if all(stakes.get(room, 1) == 1 for room in rooms) else "stakes"
+
+    def grid(function):
+        return [[function(indexed.loc[(room, group)], stakes.get(room, 1)) for room in rooms] for group in groups]
+
+    means = charts.grouped_bar_chart(
+        rooms, groups, grid(lambda row, stake: row[money] / stake), grid(lambda row, stake: row[f"{money}_low"] / stake),
+        grid(lambda row, stake: row[f"{money}_high"] / stake), value_texts=grid(lambda row, stake: f"{row[money] / stake:+.3f}"),
+        tooltips=grid(lambda row, stake: f"{row.name[0]}, {row.name[1]}: {row[money]:+,.3f} {currency} a deal "
+                                         f"[{row[f'{money}_low']:+,.3f}, {row[f'{money}_high']:+,.3f}]"),
+        axis_label=f"mean change per deal, {unit}")
+    body = (_figure(rates, "Share of deals won by each seat, and by the dealer and the others (the same in every room); "
+                           "whiskers: 95% Wilson interval.")
+            + _figure(means, f"Mean change per deal of each seat and of the dealer and the others, in each room, in {unit}; "
+                             "whiskers: 95% interval."))
+    return _section("seats", "Seats, dealer and non-dealer", body)
+
+
+def _economics_section(economics: pd.DataFrame | None, fees: pd.DataFrame | None, tables: dict, currency: str) -> str:
+    body = ""
+    if economics is not None:
+        settings = read_metadata(tables["economics"])["config"]
+        horizon = int(economics["horizon"].iloc[0])
+        body += f'<h3>House take and risk of ruin</h3>\n<p class="note">{_resampling_text(settings)}</p>\n'
+        body += _figure(charts.bar_chart(
+            economics["room"], economics["house_share_of_moved"], value_texts=[share(value) for value in economics["house_share_of_moved"]],
+            axis_label="house take, share of all money moved", percent=True),
+            "The house's share of all money moved (fees over fees plus what the players paid each other), per room.")
+        tips = [f"{row.room}: ruined within {horizon:,} deals {share(row.ruin_probability)} [{share(row.ruin_low)}, "
+                f"{share(row.ruin_high)}], entering with {row.start_beans:,} {currency}" for row in economics.itertuples()]
+        body += _figure(charts.bar_chart(
+            economics["room"], economics["ruin_probability"], economics["ruin_low"], economics["ruin_high"],
+            value_texts=[share(value) for value in economics["ruin_probability"]], tooltips=tips,
+            axis_label=f"ruined within {horizon:,} deals", percent=True),
+            f"Probability that a player entering the room is ruined within {horizon:,} deals; whiskers: 95% Wilson interval.")
+        medians = economics["median_deals_to_ruin"]
+        body += _figure(charts.bar_chart(
+            economics["room"], np.minimum(medians, horizon),
+            value_texts=[f"over {horizon:,}" if not math.isfinite(value) else _number(value) for value in medians],
+            axis_label="median deals to ruin"),
+            f"Median number of deals until ruin; a bar at {horizon:,} marks a room where most players outlast the horizon.")
+        if economics.groupby("stake")["fee"].nunique().max() > 1:
+            series = [{"name": f"stake {stake:,}", "x": list(group["fee"]), "y": list(group["ruin_probability"]),
+                       "low": list(group["ruin_low"]), "high": list(group["ruin_high"]),
+                       "tips": [f"stake {stake:,}, fee {row.fee:,}: ruin {share(row.ruin_probability)} [{share(row.ruin_low)}, "
+                                f"{share(row.ruin_high)}]" for row in group.itertuples()]}
+                      for stake, group in economics.sort_values("fee").groupby("stake")]
+            body += _figure(charts.line_chart(series, x_label=f"table fee, {currency} per player and deal",
+                                              y_label=f"ruined within {horizon:,} deals", y_range=(0.0, 1.0), y_percent=True),
+                            "Risk of ruin against the table fee, one line per stake; whiskers: 95% Wilson interval.")
+        body += _table(["room", "stake", "fee", "enters with", "house share", "ruin", "median deals to ruin", "mean deals played",
+                        "house take per bankroll"],
+                       [[row.room, _number(row.stake), _number(row.fee), _number(row.start_beans), share(row.house_share_of_moved),
+                         f"{share(row.ruin_probability)} [{share(row.ruin_low)}, {share(row.ruin_high)}]",
+                         _number(row.median_deals_to_ruin), _number(row.mean_deals_played), _number(row.house_take_per_bankroll)]
+                        for row in economics.itertuples()])
+    if fees is not None:
+        body += _fees_part(fees, read_metadata(tables["fee_solution"])["config"], currency)
+    return _section("economics", "Room economics", body)
+
+
+def _resampling_text(settings: dict) -> str:
+    return (f"Ruin by block resampling of the run: {settings.get('players_simulated', '?'):,} simulated players per room, "
+            f"blocks of {settings.get('block', '?')} deals, horizon {settings.get('horizon', '?'):,} deals, "
+            f"resampling seed {settings.get('resampling_seed', '?')}.") if isinstance(settings.get("players_simulated"), int) else ""
+
+
+def _fees_part(fees: pd.DataFrame, settings: dict, currency: str) -> str:
+    unit = _stakes_unit(fees, currency)
+    targets = ", ".join(dict.fromkeys(fees["target"]))
+    texts = ["not met even without a fee" if not math.isfinite(row.fee) else
+             f"{row.fee:,.0f} [{row.fee_low:,.0f}, {row.fee_high:,.0f}]" for row in fees.itertuples()]
+    tips = [f"{row.room} (stake {row.stake:,}, entering with {row.start_beans:,}): {text} {currency}; "
+            f"{row.replicates_not_met} replicates not met" for row, text in zip(fees.itertuples(), texts)]
+    chart = charts.bar_chart(fees["room"], fees["fee"] / fees["stake"], fees["fee_low"] / fees["stake"], fees["fee_high"] / fees["stake"],
+                             value_texts=texts, tooltips=tips, axis_label=f"largest fee meeting the target, {unit}")
+    caption = (f"Each room's largest whole fee (per player and deal) meeting the target {targets}, in {unit}; the text gives it "
+               f"in {currency} with its interval: 2.5% and 97.5% of {settings.get('replicates', '?')} block bootstraps of the run.")
+    def at_the_fee(row, name):  # the room's figures at its solved fee; absent where no fee met the target
+        value = getattr(row, name, math.nan)
+        return share(value) if name != "median_deals_to_ruin" else _number(value)
+
+    rows = [[row.room, _number(row.stake), _number(row.start_beans), text, _number(row.replicates_not_met)]
+            + [at_the_fee(row, name) for name in ("ruin_probability", "median_deals_to_ruin", "house_share_of_moved")]
+            for row, text in zip(fees.itertuples(), texts)]
+    table = _table(["room", "stake", "enters with", f"fee ({currency})", "replicates not met", "ruin at that fee",
+                    "median deals to ruin", "house share"], rows)
+    return f"<h3>Largest fee meeting {escape(targets)}</h3>\n" + _figure(chart, caption) + table
+
+
+def _players_section(frame: pd.DataFrame, currency: str) -> str:
+    names = short_player_names(list(dict.fromkeys(frame["player"])))
+    rooms, players = list(dict.fromkeys(frame["room"])), list(names)
+    indexed = frame.set_index(["room", "player"])
+    unit = _stakes_unit(frame, currency)
+
+    def grid(function):
+        return [[function(indexed.loc[(room, player)]) for room in rooms] for player in players]
+
+    drift = charts.grouped_bar_chart(
+        rooms, [names[player] for player in players], grid(lambda row: row["drift"] / row["stake"]),
+        value_texts=grid(lambda row: f"{row['drift'] / row['stake']:+.3f}"),
+        tooltips=grid(lambda row: f"{names[row.name[1]]} in {row.name[0]}: drift {row['drift']:+,.3f} {currency} a deal, "
+                                  f"volatility {row['volatility']:,.1f}"), axis_label=f"drift per deal, {unit}")
+    ruin = charts.grouped_bar_chart(
+        rooms, [names[player] for player in players], grid(lambda row: row["ruin_probability"]), grid(lambda row: row["ruin_low"]),
+        grid(lambda row: row["ruin_high"]), value_texts=grid(lambda row: share(row["ruin_probability"])),
+        tooltips=grid(lambda row: f"{names[row.name[1]]} in {row.name[0]}: ruin {share(row['ruin_probability'])} "
+                                  f"[{share(row['ruin_low'])}, {share(row['ruin_high'])}], median deals to ruin "
+                                  f"{_number(row['median_deals_to_ruin'])}"),
+        axis_label=f"ruined within {int(frame['horizon'].iloc[0]):,} deals", percent=True)
+    legend = _table(["player", "as seated"], [[names[player], player] for player in players], "facts")
+    body = (_figure(drift, f"Each player's mean change per deal (drift) in each room, in {unit}.")
+            + _figure(ruin, "Probability that a bankroll always playing as the player is ruined; whiskers: 95% Wilson interval.")
+            + legend)
+    return _section("players", "Economics per player", body)
+
+
+def _calibration_section(frame: pd.DataFrame) -> str:
+    names = short_player_names(list(dict.fromkeys(frame["player"])))
+    series = []
+    for player, rows in frame.groupby("player", sort=False):
+        series.append({
+            "name": names[player], "x": list(rows["mean_chance"]), "y": list(rows["win_share"]),
+            "low": list(rows["win_share_low"]), "high": list(rows["win_share_high"]),
+            "tips": [f"{names[player]}, reports {row.bucket}: mean report {share(row.mean_chance)}, won {share(row.win_share)} "
+                     f"[{share(row.win_share_low)}, {share(row.win_share_high)}]; {row.reports:,} reports in {row.deals:,} deals"
+                     for row in rows.itertuples()],
+        })
+    chart = charts.line_chart(series, x_label="reported chance of winning (mean of the bucket)", y_label="share of those deals won",
+                              x_range=(0.0, 1.0), y_range=(0.0, 1.0), diagonal=True, x_percent=True, y_percent=True)
+    caption = ("Reliability: each point is a tenth of the reports (0-10%, ...), at their mean on x and the share of the deals "
+               "they came from that the player won on y; on the dashed diagonal reports come true. Whiskers: 95% intervals, "
+               "clustered by deal and simultaneous over a player's buckets. Players: " + ", ".join(names.values()) + ".")
+    rows = [[names[row.player], row.bucket, _number(row.reports), share(row.mean_chance),
+             f"{share(row.win_share)} [{share(row.win_share_low)}, {share(row.win_share_high)}]", f"{row.gap:+.4f}",
+             "yes" if row.within else "no"] for row in frame.itertuples()]
+    body = _figure(chart, caption) + _table(["player", "bucket", "reports", "mean report", "won", "gap", "gap holds 0"], rows)
+    return _section("calibration", "Calibration of reported chances", body)
