@@ -419,23 +419,25 @@ def _checked_shards(directory: Path, config: RunConfig, ruleset) -> list[Path]:
     return paths
 
 
-def _read_shard(path: Path, directory: Path, chances: bool) -> pa.Table:
-    """One shard: its records (`chances` False) or its deal numbers and reported chances of winning."""
+def _read_shard(path: Path, directory: Path, chances: bool, wanted=None) -> pa.Table:
+    """One shard: its records (`chances` False; only the columns `wanted(name)` accepts, if given) or its
+    deal numbers and reported chances of winning."""
     try:
         names = pq.read_schema(path).names
         reports = [name for name in names if name.startswith(win_chances.COLUMN_PREFIX)]
-        columns = ["deal", *reports] if chances else [name for name in names if name not in reports]
+        columns = ["deal", *reports] if chances else [name for name in names if name not in reports and (wanted is None or wanted(name))]
         return pq.read_table(path, columns=columns, page_checksum_verification=True)
     except (OSError, ValueError, pa.ArrowException) as error:  # a page that fails its checksum, or damage it missed
         reason = str(error).splitlines()[0] if str(error) else type(error).__name__
         raise RunError(f"{path}: unreadable ({reason}); mjsim run --resume --out {directory} plays it again") from None
 
 
-def read_records(directory: Path, config: RunConfig, ruleset=None) -> pd.DataFrame:
+def read_records(directory: Path, config: RunConfig, ruleset=None, wanted=None) -> pd.DataFrame:
     """Every deal of a finished run, in deal order, each shard checked first (sim.run_directory); without
-    the reported chances of winning (``read_win_chances``)."""
+    the reported chances of winning (``read_win_chances``). `wanted`: a test of a column's name, to read
+    only the columns it accepts (all by default)."""
     ruleset = ruleset or load_ruleset(config.ruleset)
-    frames = [_read_shard(path, directory, False).to_pandas() for path in _checked_shards(directory, config, ruleset)]
+    frames = [_read_shard(path, directory, False, wanted).to_pandas() for path in _checked_shards(directory, config, ruleset)]
     return pd.concat(frames, ignore_index=True)
 
 
