@@ -561,7 +561,9 @@ def _score_challenge(concealed, melds, n_melds, win, flags, bonus, values, prior
 def _score_many(concealed, melds, n_melds, win, flags, bonus, values, priority, is_limit, exclusion_start,
                 exclusion_target, fan_cap, per_fan_step, per_limit, work, counts, results):
     for hand in range(concealed.shape[0]):
-        _score_challenge(concealed[hand], melds[hand], n_melds[hand], win[hand], flags[hand], bonus[hand], values,
+        # int64 scalars, as the engine passes them: one compiled copy of the evaluator serves both
+        _score_challenge(concealed[hand], melds[hand], np.int64(n_melds[hand]), np.int64(win[hand]),
+                         np.int64(flags[hand]), bonus[hand], values,
                          priority, is_limit, exclusion_start, exclusion_target, fan_cap, per_fan_step, per_limit, work,
                          results[hand])
         if results[hand, POINTS] != NOT_A_WIN:
@@ -578,14 +580,15 @@ def score_many(concealed, melds, n_melds, win, flags, bonus, ruleset):
     n_melds, win, flags: (N,); bonus: (N, 34) face-up bonus tiles by kind. Points of NOT_A_WIN (-1) mark a
     hand whose tiles are not complete. The caller checks that the hands are well formed (``sim.scoring``
     does); this function checks shapes and ranges only."""
-    concealed = np.ascontiguousarray(concealed, dtype=np.int8)
+    # Writable copies: numba compiles a kernel again for a read-only array (a broadcast, a pandas column)
+    concealed = np.array(concealed, dtype=np.int8)
     if concealed.ndim != 2 or concealed.shape[1] != N_KINDS:
         raise ValueError(f"concealed must be (N, {N_KINDS}) tile counts")
     count = concealed.shape[0]
-    melds = np.ascontiguousarray(melds, dtype=np.int8).reshape(count, 4, 2)
-    n_melds, win = (np.ascontiguousarray(np.broadcast_to(array, (count,)), dtype=np.int8) for array in (n_melds, win))
-    flags = np.ascontiguousarray(np.broadcast_to(flags, (count,)), dtype=np.int32)
-    bonus = np.ascontiguousarray(np.broadcast_to(bonus, (count, N_KINDS)), dtype=np.int8)
+    melds = np.array(melds, dtype=np.int8).reshape(count, 4, 2)
+    n_melds, win = (np.array(np.broadcast_to(array, (count,)), dtype=np.int8) for array in (n_melds, win))
+    flags = np.array(np.broadcast_to(flags, (count,)), dtype=np.int32)
+    bonus = np.array(np.broadcast_to(bonus, (count, N_KINDS)), dtype=np.int8)
     if count and (concealed.min() < 0 or concealed.max() > 4 or n_melds.min() < 0 or n_melds.max() > 4
                   or win.min() < 0 or win.max() >= N_KINDS or bonus.min() < 0 or bonus.max() > 4):
         raise ValueError("tile counts run 0-4, melds 0-4, bonus tiles 0-4 a kind, and the winning tile is a kind 0-33")

@@ -946,9 +946,9 @@ def _score_reading(
 def _score_many(concealed, melds, n_melds, win, flags, flowers, values, priority, exclusion_start, exclusion_target, suit, counts, totals):
     work = new_work()
     for hand in range(concealed.shape[0]):
-        total = _score_hand(
-            concealed[hand], melds[hand], n_melds[hand], win[hand], flags[hand], flowers[hand],
-            values, priority, exclusion_start, exclusion_target, suit, work,
+        total = _score_hand(  # int64 scalars, as the engine passes them: one compiled copy serves both
+            concealed[hand], melds[hand], np.int64(n_melds[hand]), np.int64(win[hand]), np.int64(flags[hand]),
+            np.int64(flowers[hand]), values, priority, exclusion_start, exclusion_target, suit, work,
         )
         totals[hand] = total
         if total != NOT_A_WIN:
@@ -968,12 +968,13 @@ def score_many(concealed, melds, n_melds, win, flags, flowers, values, priority,
     A total of NOT_A_WIN (-1) marks a hand whose tiles do not make a complete hand. The caller checks that
     the hands are well formed (``sim.scoring`` does); this function checks only shapes and ranges.
     """
-    concealed = np.ascontiguousarray(concealed, dtype=np.int8)
+    # Writable copies: numba compiles a kernel again for a read-only array (a broadcast, a pandas column)
+    concealed = np.array(concealed, dtype=np.int8)
     if concealed.ndim != 2 or concealed.shape[1] != N_KINDS:
         raise ValueError(f"concealed must be (N, {N_KINDS}) tile counts")
     count = concealed.shape[0]
-    melds = np.ascontiguousarray(melds, dtype=np.int8).reshape(count, 4, 2)
-    per_hand = [np.ascontiguousarray(np.broadcast_to(array, (count,)), dtype=dtype) for array, dtype in
+    melds = np.array(melds, dtype=np.int8).reshape(count, 4, 2)
+    per_hand = [np.array(np.broadcast_to(array, (count,)), dtype=dtype) for array, dtype in
                 ((n_melds, np.int8), (win, np.int8), (flags, np.int32), (flowers, np.int8))]
     n_melds, win, flags, flowers = per_hand
     if count and (concealed.min() < 0 or concealed.max() > 4 or n_melds.min() < 0 or n_melds.max() > 4

@@ -479,20 +479,21 @@ def _best_discard_value(
 @njit(cache=True)
 def _score_many(concealed, melds, n_melds, win, flags, values, priority, exclusion_start, exclusion_target, combine_multiply, counts, totals):
     for index in range(concealed.shape[0]):
-        totals[index] = _score_xuezhan(
-            concealed[index], melds[index], n_melds[index], win[index], flags[index], values, priority, exclusion_start,
-            exclusion_target, combine_multiply, counts[index],
+        totals[index] = _score_xuezhan(  # int64 scalars, as the engine passes them: one compiled copy serves both
+            concealed[index], melds[index], np.int64(n_melds[index]), np.int64(win[index]), np.int64(flags[index]),
+            values, priority, exclusion_start, exclusion_target, combine_multiply, counts[index],
         )
 
 
 def score_many(concealed, melds, n_melds, win, flags, values, priority, exclusion_start, exclusion_target, combine_multiply):
     """Score N hands of the 血战 family; returns (fan counts int64 (N, N_FANS), raw values int64 (N,), -1 where
     a hand is not complete). Inputs as `_score_xuezhan` takes them, with a leading axis of N hands."""
-    concealed = np.ascontiguousarray(concealed, dtype=np.int8)
-    melds = np.ascontiguousarray(melds, dtype=np.int8)
-    n_melds = np.ascontiguousarray(n_melds, dtype=np.int8)
-    win = np.ascontiguousarray(win, dtype=np.int8)
-    flags = np.ascontiguousarray(flags, dtype=np.int32)
+    # Writable copies: numba compiles a kernel again for a read-only array (a broadcast, a pandas column)
+    concealed = np.array(concealed, dtype=np.int8)
+    melds = np.array(melds, dtype=np.int8)
+    n_melds = np.array(n_melds, dtype=np.int8)
+    win = np.array(win, dtype=np.int8)
+    flags = np.array(flags, dtype=np.int32)
     count = concealed.shape[0]
     if concealed.shape != (count, N_KINDS) or melds.shape != (count, 4, 2) or not (n_melds.shape == win.shape == flags.shape == (count,)):
         raise ValueError("score_many takes concealed (N, 34), melds (N, 4, 2), and n_melds, win, flags of shape (N,)")

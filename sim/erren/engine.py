@@ -567,7 +567,7 @@ def _extra_draws(record, fans, wall, state, rules, work, events, validate):
     for _ in range(settings[EXTRA_DRAWS]):
         if table[OUT_OF_PLAY] >= settings[WALL_TILES]:
             return False
-        tile = wall[table[OUT_OF_PLAY]]
+        tile = np.int64(wall[table[OUT_OF_PLAY]])  # as every other win's tile: one compiled copy of the scoring
         table[OUT_OF_PLAY] += 1
         table[TURN] += 1
         hands[seat, tile] += 1
