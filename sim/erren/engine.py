@@ -1094,6 +1094,12 @@ def _play_deals_asking(act0, act1, functions, user_parameters, asks_python, seed
                  rules, kinds, parameters, state, work, validate, records, fans, events, wall, status, chances, log)
 
 
+# Loops compiled and cached ahead for tables whose numba players are built in (``sim.erren.ev`` registers
+# its own), by their two functions as `_play_deals_asking` would take them: a process then loads the loop
+# from the cache instead of compiling it (some ten seconds).
+CACHED_ASKING_LOOPS = {}
+
+
 class _UserTable:
     """The batch being played with user players, for the Python calls of `_play_deals_asking`: the state
     arrays (the same memory the engine writes), the seats, and the deal in play."""
@@ -1143,7 +1149,12 @@ def _play_with_users(ruleset, players, seed, first, session_length, template, ru
     )
     try:
         if acts:
-            _play_deals_asking(*(acts + [no_numba_player] * (2 - len(acts))), *arguments)
+            functions_played = (*acts, *[no_numba_player] * (2 - len(acts)))
+            cached = CACHED_ASKING_LOOPS.get(functions_played)
+            if cached is not None:
+                cached(*arguments)
+            else:
+                _play_deals_asking(*functions_played, *arguments)
         else:
             _play_deals_asking_python(*arguments)
     except PlayerFailure:

@@ -63,6 +63,7 @@ from sim.actions import (
     PONG,
     WIN,
 )
+from sim.erren import engine
 from sim.erren.players import shanten_of
 from sim.erren.table import (
     DOUBLES,
@@ -614,3 +615,19 @@ def act(observation, parameters, rng):
     if observation.decision == DECISION_TURN:
         return _turn(observation, parameters, money, race, deal_in, melds, search, depth), rng
     return _claim(observation, parameters, money, race, deal_in, melds, search, depth), rng
+
+
+# The engine's loop for tables whose only numba player is ev (ev against built-in heuristics or itself),
+# compiled once and cached: the loop that takes any numba function is compiled in every process.
+_ACT = act.act
+
+
+@njit(cache=True, _nrt=False)
+def _play_deals_with_ev(functions, user_parameters, asks_python, seed, first_deal, session_length, template, rules,
+                        kinds, parameters, state, work, validate, records, fans, events, wall, status, chances, log):
+    engine._asking_loop(_ACT, engine.no_numba_player, functions, user_parameters, asks_python, seed, first_deal,
+                        session_length, template, rules, kinds, parameters, state, work, validate, records, fans,
+                        events, wall, status, chances, log)
+
+
+engine.CACHED_ASKING_LOOPS[(_ACT, engine.no_numba_player)] = _play_deals_with_ev

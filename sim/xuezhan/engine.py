@@ -1447,6 +1447,12 @@ def _play_deals_with_numba(act0, act1, act2, act3, functions, user_parameters, a
                   wall, status, chances, log)
 
 
+# Loops compiled and cached ahead for tables whose numba players are built in (``sim.xuezhan.ev`` registers
+# its own), by their four functions as `_play_deals_with_numba` would take them: a process then loads the
+# loop from the cache instead of compiling it (some ten seconds).
+CACHED_NUMBA_LOOPS = {}
+
+
 class _UserTable:
     """The batch being played with user players, for the Python calls of the loop: the state arrays (the
     same memory the engine writes), the records, the seats and the deal in play."""
@@ -1505,8 +1511,12 @@ def _play_with_users(ruleset, players, seed, first, n, session_length, template,
     try:
         if acts:
             asks_python = any(user is not None and not _is_numba(user) for user in users)
-            padded = acts + [no_numba_player] * (MAX_SEATS - len(acts))
-            _play_deals_with_numba(*padded, functions, user_parameters, asks_python, *arguments)
+            padded = (*acts, *[no_numba_player] * (MAX_SEATS - len(acts)))
+            loop = CACHED_NUMBA_LOOPS.get(padded)
+            if loop is not None:
+                loop(functions, user_parameters, asks_python, *arguments)
+            else:
+                _play_deals_with_numba(*padded, functions, user_parameters, asks_python, *arguments)
         else:
             _play_deals_asking(functions, user_parameters, *arguments)
     except PlayerFailure:

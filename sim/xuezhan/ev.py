@@ -67,6 +67,7 @@ from sim.ev_calibration import LIANGMEN, SANREN_THREE, SANREN_TWO, WALK_FROM_FAR
 from sim.numba_players import _xuezhan_value, legal_action, legal_action_of, numba_player
 from sim.win_race import MAX_LEVELS, far_chance
 from sim.wait_ways import chow_wait_ways
+from sim.xuezhan import engine
 from sim.xuezhan.table import (
     ADDED_OTHERS,
     CAP,
@@ -835,3 +836,20 @@ def act(observation, parameters, rng):
         return legal_action_of(observation.legal, PASS), rng  # a robbed kong's win let pass
     passing = legal_action_of(observation.legal, PASS)
     return (passing if passing != NO_ACTION else observation.legal[0]), rng
+
+
+# The engine's loop for tables whose only numba player is ev (ev against built-in heuristics or itself),
+# compiled once and cached: the loop that takes any numba function is compiled in every process.
+_ACT = act.act
+
+
+@njit(cache=True, _nrt=False)
+def _play_deals_with_ev(functions, user_parameters, asks_python, seed, first_deal, n, session_length, template, rules,
+                        kinds, parameters, state, work, validate, records, fans, events, wall, status, chances, log):
+    no_player = engine.no_numba_player
+    engine._deals_asking(_ACT, no_player, no_player, no_player, functions, user_parameters, asks_python, seed,
+                         first_deal, n, session_length, template, rules, kinds, parameters, state, work, validate,
+                         records, fans, events, wall, status, chances, log)
+
+
+engine.CACHED_NUMBA_LOOPS[(_ACT, engine.no_numba_player, engine.no_numba_player, engine.no_numba_player)] = _play_deals_with_ev
