@@ -13,6 +13,7 @@ import pyarrow as pa
 
 from sim import event_logs
 from sim.erren import engine
+from sim.run_directory import RunError
 
 # The engine's codes in order (sim.erren.engine.EVENT_NAMES, then the assists'), as data names.
 EVENT_NAMES = (
@@ -36,7 +37,7 @@ def win_money(columns: dict) -> np.ndarray:
     flowers = np.where(seat == 0, columns["flowers_0"], columns["flowers_1"]).astype(np.int64)
     doubles = np.where(seat == 0, columns["doubles_0"], columns["doubles_1"]).astype(np.int64)
     if (doubles[winner >= 0] > MAX_DOUBLES_LOGGED).any():
-        raise ValueError(f"a win doubled more than {MAX_DOUBLES_LOGGED} times cannot be logged exactly")
+        raise RunError(f"a win doubled more than {MAX_DOUBLES_LOGGED} times cannot be logged exactly; run without --logs")
     fans = (np.asarray(columns["fan_total"], np.int64) + flowers) << np.minimum(doubles, MAX_DOUBLES_LOGGED)
     points = np.asarray(columns["points"], np.int64)
     return np.where(winner >= 0, np.where(points > 0, points, fans), 0)
