@@ -298,12 +298,12 @@ def histogram_bins(values: np.ndarray) -> tuple[list[str], list[int]]:
     values = np.asarray(values).astype(np.int64)
     if values.size == 0:
         return [], []
-    distinct = np.unique(values)
+    distinct, occurrences = np.unique(values, return_counts=True)
     cap = int(min(np.quantile(values, 0.99, method="higher"), distinct[min(len(distinct), HISTOGRAM_BARS - 1) - 1]))
     low = int(values.min())
     shown = np.arange(low, cap + 1) if cap - low + 1 <= HISTOGRAM_BARS - 1 else distinct[distinct <= cap]
-    counts = [int(count) for count in (values[:, None] == shown[None, :]).sum(axis=0)] if values.size * shown.size <= 5e7 \
-        else [int(np.count_nonzero(values == value)) for value in shown]
+    found = dict(zip(distinct.tolist(), occurrences.tolist()))
+    counts = [found.get(value, 0) for value in shown.tolist()]
     labels = [str(value) for value in shown]
     beyond = int(np.count_nonzero(values > cap))
     if beyond:

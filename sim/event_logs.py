@@ -9,6 +9,7 @@ this module writes them, one file per shard beside the records (``logs/shard-NNN
 them back. ``mjsim replay --json`` prints one deal in the same schema, as JSON lines.
 """
 
+import json
 from pathlib import Path
 from typing import NamedTuple
 
@@ -38,6 +39,7 @@ NO_SEAT = -1
 # Tile ids as the engines log them: 0-33 the kinds, then the flowers; anything else is no tile.
 TILE_TEXTS = [tile_name(kind) for kind in range(N_KINDS)] + [f"{flower + 1}f" for flower in range(N_FLOWERS)]
 assert len(TILE_TEXTS) == FIRST_FLOWER + N_FLOWERS
+TILE_IDS = {text: tile for tile, text in enumerate(TILE_TEXTS)}
 
 
 class BatchLog(NamedTuple):
@@ -96,14 +98,15 @@ def event_column(codes: np.ndarray, names: tuple[str, ...]) -> pa.DictionaryArra
     return pa.DictionaryArray.from_arrays(pa.array(np.asarray(codes, np.int8)), pa.array(list(names)))
 
 
-def steps(ends: np.ndarray) -> np.ndarray:
-    """Each row's place within its deal, for a batch whose deals end at `ends`."""
-    counts = np.diff(np.concatenate([[0], ends]))
-    return (np.arange(int(ends[-1]) if len(ends) else 0) - np.repeat(ends - counts, counts)).astype(np.int16)
-
-
-def table_of(columns: dict) -> pa.Table:
-    """The schema's table from column arrays (numpy, or Arrow for the dictionary columns)."""
+def table_of(deals: np.ndarray, ends: np.ndarray, columns: dict) -> pa.Table:
+    """The schema's table: the rows of deal deals[i] end at ends[i], which give the `deal` and `step`
+    columns; `columns` holds the others (numpy, or Arrow for the dictionary columns)."""
+    counts = np.diff(np.concatenate([[0], ends])).astype(np.int64)
+    columns = {
+        "deal": np.repeat(np.asarray(deals, np.int64), counts),
+        "step": (np.arange(int(counts.sum())) - np.repeat(ends - counts, counts)).astype(np.int16),
+        **columns,
+    }
     schema = pa.schema([pa.field(name, kind) for name, (kind, _) in COLUMNS.items()])
     return pa.table({name: columns[name] for name in COLUMNS}, schema=schema)
 
@@ -125,6 +128,4 @@ def read_logs(directory: Path, deals=None) -> pd.DataFrame:
 
 def json_lines(table: pa.Table) -> str:
     """One JSON object per event, in the schema's columns (null for no tile)."""
-    import json
-
     return "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in table.to_pylist())

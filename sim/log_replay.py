@@ -53,7 +53,7 @@ class _LoggedDeal:
     def __init__(self, frame: pd.DataFrame, turn_events: frozenset):
         self.seats = frame["seat"].to_numpy(np.int64)
         self.events = frame["event"].astype(str).to_numpy()
-        self.tiles = np.array([-1 if pd.isna(text) else event_logs.TILE_TEXTS.index(text) for text in frame["tile"]], np.int64)
+        self.tiles = np.array([-1 if pd.isna(text) else event_logs.TILE_IDS[text] for text in frame["tile"]], np.int64)
         counts_turn = np.isin(self.events, list(turn_events))
         self.turns = 1 + np.concatenate([[0], np.cumsum(counts_turn)[:-1]])  # the turn counter when each event happens
         self.cursor = 0  # the replay has used every turn answer before this row

@@ -54,11 +54,7 @@ def log_table(log: event_logs.BatchLog, columns: dict) -> pa.Table:
     tiles = np.insert(rows[:, 2].astype(np.int64), at, -1)
     to_seat = np.insert(np.full(len(rows), event_logs.NO_SEAT), at, winner[won])
     money = np.insert(np.zeros(len(rows), np.int64), at, win_money(columns)[won])
-    ends = ends + np.cumsum(won)
-    counts = np.diff(np.concatenate([[0], ends]))
-    return event_logs.table_of({
-        "deal": np.repeat(np.asarray(columns["deal"], np.int64), counts),
-        "step": event_logs.steps(ends),
+    return event_logs.table_of(columns["deal"], ends + np.cumsum(won), {
         "seat": seats.astype(np.int8),
         "event": event_logs.event_column(codes, EVENT_NAMES),
         "tile": event_logs.tile_column(tiles),

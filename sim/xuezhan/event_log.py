@@ -44,10 +44,7 @@ def log_table(log: event_logs.BatchLog, columns: dict) -> pa.Table:
     for offset, given in enumerate(engine.exchanged_tiles(amounts[exchange])):  # works on arrays as on ints
         tiles[starts + offset] = given
     row_ends = np.concatenate([[0], np.cumsum(copies)])[ends]
-    counts = np.diff(np.concatenate([[0], row_ends]))
-    return event_logs.table_of({
-        "deal": np.repeat(np.asarray(columns["deal"], np.int64), counts),
-        "step": event_logs.steps(row_ends),
+    return event_logs.table_of(columns["deal"], row_ends, {
         "seat": seats[expanded].astype(np.int8),
         "event": event_logs.event_column(codes[expanded], EVENT_NAMES),
         "tile": event_logs.tile_column(tiles),
