@@ -10,9 +10,7 @@ the configuration (the levels file's and the ruleset's text included), the seed 
 import json
 import os
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass
-from multiprocessing import get_context
 from pathlib import Path
 
 import pandas as pd
@@ -24,7 +22,8 @@ from sim.erren import campaign
 from sim.erren.engine import Players
 from sim.player_text import split_players
 from sim.ruleset import load_ruleset
-from sim.runner import RunError, _start_worker, _stop
+from sim.runner import RunError
+from sim.worker_processes import WorkerDied, run_calls
 
 SHARD_RUNS = 100
 ALL = "all"  # the variant with every assist of the levels file
@@ -132,16 +131,11 @@ def play(config: ChallengeConfig, workers: int = 0, progress=None, validate: boo
         for task in tasks:
             finished(task, _play_shard(*arguments, *task, validate))
     else:
-        pool = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"), initializer=_start_worker,
-                                   initargs=(os.getpid(),))
         try:
-            futures = {pool.submit(_play_shard, *arguments, *task, validate): task for task in tasks}
-            for future in as_completed(futures):
-                finished(futures[future], future.result())
-        except BaseException:
-            _stop(pool)
-            raise
-        pool.shutdown()
+            run_calls(_play_shard, [(*arguments, *task, validate) for task in tasks], workers,
+                      lambda call, out: finished(call[4:7], out))
+        except WorkerDied as died:
+            raise ChallengeError(f"a worker process {died.ended()}") from None
     seconds = time.perf_counter() - start
     runs = pd.concat([frames[task] for task in tasks], ignore_index=True)
     return ChallengeResult(runs, level_table(runs), assist_effects(runs), seconds, int(runs["deals"].sum()))

@@ -61,7 +61,7 @@ class DuelResult:
         )
 
 
-CHUNK = 20_000  # deals per engine call: numba holds off Ctrl-C until a call returns
+CHUNK = 2_000  # deals per engine call: numba holds off Ctrl-C until a call returns (ev plays 400 to 3,000 a second)
 
 
 def _play_in_chunks(family, ruleset, players, seed: int, deals: int) -> pd.DataFrame:
@@ -97,19 +97,22 @@ def duel(ruleset: Ruleset, first: str, second: str, deals: int, seed: int, room:
     per_wall = np.zeros((2, deals))
     wins = np.zeros(2)
     slots = np.zeros(2)  # seats held per wall, over the rotations
-    for rotation in range(seats):
-        sitting = seating(seats, rotation, lineup)
-        players = family.parse_players([texts[player] for player in sitting], seats)
-        try:
+    sittings = [seating(seats, rotation, lineup) for rotation in range(seats)]
+    tables = []  # every rotation seated before the first plays: users' players then share one host (sim.player_host)
+    try:
+        for sitting in sittings:
+            tables.append(family.parse_players([texts[player] for player in sitting], seats))
+        for sitting, players in zip(sittings, tables, strict=True):
             records = _play_in_chunks(family, ruleset, players, seed, deals)
-        finally:
+            changes = family.money.seat_changes(records, room)
+            won = family.money.seat_wins(records)
+            for seat, player in enumerate(sitting):
+                per_wall[player] += changes[:, seat]
+                wins[player] += won[:, seat].sum()
+                slots[player] += 1
+    finally:
+        for players in tables:
             players.close()
-        changes = family.money.seat_changes(records, room)
-        won = family.money.seat_wins(records)
-        for seat, player in enumerate(sitting):
-            per_wall[player] += changes[:, seat]
-            wins[player] += won[:, seat].sum()
-            slots[player] += 1
     per_slot = per_wall / slots[:, None]
     seat_deals = slots * deals
     win_interval = np.column_stack(wilson_interval(wins, seat_deals))

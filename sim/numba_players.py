@@ -5,16 +5,16 @@ A numba player is one ``@njit`` function ``act(observation, parameters, rng) -> 
 
 - ``observation``: the family's ``NumbaObservation`` named tuple (``sim.erren.observation``,
   ``sim.xuezhan.observation``): the seat, the decision, the legal actions (``observation.legal``, an int64
-  array), views of what the seat may see (its hand, the melds, discards, the public table fields), the
-  ruleset's kernel arrays (``rules``) and work arrays for the helpers below. A function may change a work
-  array or try a tile in its own hand, but must put the hand back as it found it;
+  array), what the seat may see (its hand, the melds, discards, the public table fields), the ruleset's
+  kernel arrays (``rules``) and work arrays for the helpers below. They are the seat's own copies
+  (``sim.player_view``): a function may change them (try a tile in its hand, say), and the deal does not;
 - ``parameters``: float64 array of its ``key=value`` parameters, in the order the ``numba_player``
   decorator declares them (missing ones take their defaults);
 - ``rng``: the seat's random stream for the deal (a uint64 state, advanced with ``random_below``), to be
   returned with the action, so that the player's games replay exactly.
 
-It returns one of ``observation.legal``: anything else stops the run with a ``PlayerFailure`` naming the
-deal and the decision. Seat it like a Python player, ``--players path/to/file.py:act:key=value``. The loop
+It returns one of the legal actions: anything else stops the run with a ``PlayerFailure`` naming the deal
+and the decision (the engine checks the answer against its own list, not the observation's copy). Seat it like a Python player, ``--players path/to/file.py:act:key=value``. The loop
 that calls it is compiled in each process for its functions (numba makes the function part of the type),
 which costs a few seconds at the start.
 """
@@ -28,12 +28,12 @@ from kernels.fans.xuezhan import _score_xuezhan
 from kernels.shanten import _hand_shanten, _ukeire_one
 from kernels.tiles import PIN_START, SOU_START
 from kernels.win_check import is_complete
-from sim.actions import ACTION_BASE, DECISION_NAMES
+from sim.actions import ACTION_BASE
 from sim.erren.win_value import is_winning_shape as _erren_winning_shape
 from sim.erren.win_value import score_win as _erren_score_win
 from sim.player_text import PlayerError
 from sim.random_streams import random_below  # noqa: F401  (for players: rng, value = random_below(rng, n))
-from sim.user_players import PlayerFailure, where
+from sim.user_players import UserSeat
 from sim.xuezhan.table import COMBINE_MULTIPLY
 from sim.xuezhan.table import is_complete as _xuezhan_complete
 
@@ -60,12 +60,13 @@ def numba_player(ranges: dict | None = None, **defaults):
     return lambda act: NumbaPlayer(act, {key: float(value) for key, value in defaults.items()}, ranges)
 
 
-class NumbaSeat:
+class NumbaSeat(UserSeat):
     """A numba player in one seat: its function and its parameter vector."""
 
     kind = "numba"
 
     def __init__(self, text: str, player, parameters: dict):
+        super().__init__(text)
         if isinstance(player, CPUDispatcher):
             player = NumbaPlayer(player, {})
         unknown = set(parameters) - set(player.defaults)
@@ -82,15 +83,7 @@ class NumbaSeat:
             if not low <= value <= high:
                 raise PlayerError(f"{text}: parameter {key} is from {low:g} to {high:g}, not {value!r}")
             vector[index] = value
-        self.text, self.act, self.parameters = text, player.act, vector
-
-    def failure(self, status, what: str) -> PlayerFailure:
-        """The failure of this player where the engine's loop stopped: status holds (deal, seat, decision)."""
-        deal, seat, decision = int(status[0]), int(status[1]), DECISION_NAMES[int(status[2])]
-        return PlayerFailure(f"player {self.text} {what} {where(deal, seat, decision)}")
-
-    def close(self):
-        pass
+        self.act, self.parameters = player.act, vector
 
 
 def is_numba_player(target) -> bool:

@@ -14,23 +14,21 @@ schema metadata; a run that is interrupted (Ctrl-C, a killed worker, a full disk
 directory, the manifest of the shards and their check: a resume replays an unsound shard, a reader refuses
 it, and a resume after a change to the code is refused unless ``allow_code_change``.
 
-Workers are local processes started with the spawn method (the parent compiles, or loads, the engine
-first so that they load it from the cache instead of compiling it each), or the workers of an existing
-Dask cluster (``--backend dask --scheduler ADDRESS``), which play the same shards into the same files;
-their machines must see the run directory.
+Workers are local processes started with the spawn method (``sim.worker_processes``; the parent compiles,
+or loads, the engine first so that they load it from the cache instead of compiling it each), or the
+workers of an existing Dask cluster (``--backend dask --scheduler ADDRESS``), which play the same shards
+into the same files; their machines must see the run directory. A table with a user's player always plays
+in worker processes, one at least, never in the parent (docs/write-a-player.md): whatever the player does,
+the parent reports it and keeps Ctrl-C. A run on one worker without one plays its shards in the parent,
+in batches of a few thousand deals, so that Ctrl-C stops it within seconds.
 """
 
 import json
 import os
 import shutil
-import signal
-import threading
 import time
 import tomllib
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from concurrent.futures.process import BrokenProcessPool
-from dataclasses import asdict, dataclass, replace
-from multiprocessing import get_context
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -41,6 +39,7 @@ import pyarrow.parquet as pq
 
 from analysis.calibration import calibration_table, format_calibration
 from analysis.fan_tables import fan_frequency
+from analysis.player_faults import fault_counts, format_faults
 from analysis.rooms import load_rooms
 from analysis.tables import write_table, write_text_atomically
 from kernels.compile_cache import source_key
@@ -50,8 +49,10 @@ from sim.player_text import split_players
 from sim.ruleset import RulesetError, load_ruleset, parse_ruleset
 from sim.run_directory import RECORDS, RUN_FILE, RunError
 from sim.terminal_text import display_width
-from sim.user_players import builtin_numba_seat, is_user_player, user_player_label
+from sim.player_host import HostedSeat
+from sim.user_players import PythonSeat, builtin_numba_seat, is_user_player, user_player_label
 from sim.waiting_limits import seconds_from_environment
+from sim.worker_processes import WorkerDied, play_here, run_calls
 
 MAX_SHARDS = 100_000  # files in one records directory, and entries in its manifest
 
@@ -143,7 +144,10 @@ def play_shard(config: RunConfig, directory: Path, index: int, first: int, count
         if logs:
             frame, log = _play_logged(config, ruleset, players, first, count)
         else:
-            frame = family.records_frame(family.engine.play(ruleset, players, config.seed, count, first, config.session_length), ruleset)
+            frame = pd.concat([family.records_frame(family.engine.play(ruleset, players, config.seed, deals, start,
+                                                                       config.session_length), ruleset)
+                               for start, deals in event_logs.chunks(first, count, config.session_length)],
+                              ignore_index=True)
     finally:
         players.close()
     metadata = run_directory.shard_metadata(config.metadata(ruleset.source), index, first, count)
@@ -232,6 +236,8 @@ class RunResult:
     seconds: float
     money: dict[str, pd.DataFrame]  # the family's money tables by file stem: 富贵豆 (beans, seats) or 血战 (money, wins, seats)
     calibration: pd.DataFrame | None = None  # where players reported chances of winning (analysis.calibration)
+    faults: dict = field(default_factory=dict)  # seat -> deals in which its player faulted (analysis.player_faults)
+    players: tuple = ()  # the canonical player texts, one per seat
 
     @property
     def beans(self) -> pd.DataFrame:
@@ -271,9 +277,12 @@ def run(config: RunConfig, directory: Path, workers: int = 0, resume: bool = Fal
 
 def _play(config, directory, ruleset, players, todo, entries, workers, scheduler, progress, logs=False) -> tuple[int, float]:
     """Play the shards `todo`, adding each finished one to the manifest at once; returns (deals, seconds)."""
+    hosted = players.host is not None
+    stand_ins = _stand_ins(players)
     try:
-        family_of(ruleset).engine.play(ruleset, players, config.seed, 1, keep_log=logs)  # compile (or load) once, before the workers start
+        family_of(ruleset).engine.play(ruleset, stand_ins, config.seed, 1, keep_log=logs)  # compile (or load) once, before the workers start
     finally:
+        stand_ins.close()
         players.close()
     workers = workers or os.cpu_count() or 1
     start = time.perf_counter()
@@ -289,7 +298,7 @@ def _play(config, directory, ruleset, players, todo, entries, workers, scheduler
 
     if scheduler is not None:
         _run_on_dask(scheduler, config, directory.resolve(), todo, finished, logs)
-    elif workers == 1 or len(todo) <= 1:
+    elif (workers == 1 or len(todo) <= 1) and not hosted:
         for shard in todo:
             finished(shard, *play_shard(config, directory, *shard, logs))
     else:
@@ -297,58 +306,37 @@ def _play(config, directory, ruleset, players, todo, entries, workers, scheduler
     return played, time.perf_counter() - start
 
 
+class _FirstLegal:
+    """A stand-in for a user's player while the parent compiles: the first legal action."""
+
+    def act(self, observation):
+        return observation.legal_codes[0]
+
+
+def _stand_ins(players):
+    """The table for compiling ahead in the parent: each user's player replaced by a Python stand-in, so that
+    the loop cached for such tables is compiled once here and loaded by the workers, and no user's code runs
+    in the parent (a numba player's own loop is compiled by each worker)."""
+    if players.host is None:
+        return players
+    users = tuple(PythonSeat("stand-in", _FirstLegal()) if isinstance(user, HostedSeat) else user for user in players.users)
+    return replace(players, users=users, host=None)
+
+
 def _run_on_processes(config, directory, todo, workers, finished, logs=False) -> None:
     """The shards on local worker processes. Any failure or Ctrl-C stops them all at once: queued shards
-    are cancelled, running ones killed (their half-written temporary files are removed by the next run)."""
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"), initializer=_start_worker,
-                               initargs=(os.getpid(),))
+    are not started, running ones killed (their half-written temporary files are removed by the next run)."""
     try:
-        futures = {pool.submit(play_shard, config, directory, *shard, logs): shard for shard in todo}
-        for future in as_completed(futures):
-            try:
-                count, entry = future.result()
-            except BrokenProcessPool:
-                raise RunError(
-                    f"a worker process died while playing shard {futures[future][0]} (killed by the system, perhaps "
-                    "for memory); the shards already written are kept: finish the run with --resume"
-                ) from None
-            finished(futures[future], count, entry)
-    except BaseException:
-        _stop(pool)
-        raise
-    pool.shutdown()
-
-
-def _stop(pool: ProcessPoolExecutor) -> None:
-    """End the workers at once. A second Ctrl-C meanwhile is ignored: cut short, the stop would leave
-    workers running, and Python's exit would wait for them."""
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if threading.current_thread() is threading.main_thread() else None
-    try:
-        # ProcessPoolExecutor has no public way to end running tasks before Python 3.14 (terminate_workers);
-        # its processes must be taken before shutdown, which forgets them
-        processes = list((getattr(pool, "_processes", None) or {}).values())
-        pool.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
-            process.terminate()
-        for process in processes:
-            process.join(timeout=5)
-            if process.is_alive():
-                process.kill()
-    finally:
-        if previous is not None:
-            signal.signal(signal.SIGINT, previous)
-
-
-def _start_worker(parent: int) -> None:
-    """In each worker: Ctrl-C is the parent's to handle, and the worker exits when its parent is gone."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-    def watch():
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(1)
-
-    threading.Thread(target=watch, daemon=True).start()
+        run_calls(play_shard, [(config, directory, *shard, logs) for shard in todo], workers,
+                  lambda call, result: finished(call[2:5], *result))
+    except WorkerDied as died:
+        shard = died.call[2]
+        if 0 <= died.seat < len(config.players):
+            what = f"player {config.players[died.seat]} {died.how()} at deal {died.deal}, seat {died.seat},"
+        else:
+            what = f"the worker process {died.ended()}"
+        raise RunError(f"{what} while playing shard {shard}; the shards already written are kept: finish the run "
+                       "with --resume") from None
 
 
 DASK_TIMEOUT_VARIABLE = "MJSIM_DASK_TIMEOUT"  # seconds to wait for the scheduler
@@ -367,13 +355,19 @@ def _run_on_dask(scheduler: str, config: RunConfig, directory: Path, todo, finis
     except (OSError, TimeoutError) as error:
         raise RunError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
     with client:
-        futures = {client.submit(play_shard, config, directory, *shard, logs, pure=False): shard for shard in todo}
+        futures = {client.submit(_play_shard_on_dask, config, directory, *shard, logs, pure=False): shard for shard in todo}
         try:
             for future in completed_on_cluster(futures):
                 finished(futures[future], *future.result())
         except BaseException:
             client.cancel(list(futures))
             raise
+
+
+def _play_shard_on_dask(config: RunConfig, directory: Path, index: int, first: int, count: int, logs: bool):
+    """``play_shard`` in a Dask worker, which is where its users' players play (not in a host of their own)."""
+    play_here()
+    return play_shard(config, directory, index, first, count, logs)
 
 
 def load_run(directory: Path) -> tuple[RunConfig, object]:
@@ -481,7 +475,8 @@ def summarise(directory: Path, config: RunConfig, ruleset, played: int = 0, seco
     if not chances.empty:
         calibration = calibration_table(chances, records, family.money.seat_wins(records), config.players)
         write_table(calibration, directory / "calibration.parquet", metadata)
-    return RunResult(directory, records, fan_table, outcomes, played, seconds, money, calibration)
+    return RunResult(directory, records, fan_table, outcomes, played, seconds, money, calibration, fault_counts(records),
+                     tuple(config.players))
 
 
 def format_summary(result: RunResult, top: int = 10) -> str:
@@ -505,7 +500,7 @@ def format_summary(result: RunResult, top: int = 10) -> str:
     ]
     for row in result.fan_table.sort_values("per_win", ascending=False).head(top).itertuples():
         lines.append(f"  {_pad(row.name, 10)}{row.value:>3}  {row.per_win:7.2%}  [{row.per_win_low:.2%}, {row.per_win_high:.2%}]")
-    text = "\n".join(lines) + "\n"
+    text = "\n".join(lines) + "\n" + format_faults(result.faults, result.players, deals)
     if result.calibration is not None:
         text += format_calibration(result.calibration)
     return text
@@ -536,6 +531,9 @@ def format_tables(result: RunResult) -> str:
                 for row in house.itertuples()))
     if result.calibration is not None:
         parts.append(format_calibration(result.calibration).rstrip("\n"))
+    faults = format_faults(result.faults, result.players, len(result.records))
+    if faults:
+        parts.append(faults.rstrip("\n"))
     return "\n\n".join(parts) + "\n"
 
 

@@ -11,17 +11,26 @@ This module holds what every family shares: the ``Action`` a player answers with
 player, loading it, and the two ways of asking it (``PythonSeat``, ``ExecSeat``). What a player observes is
 the family's ``observation`` module.
 
-A Python player that raises, or answers with something that is not a legal action, stops the run with a
-``PlayerFailure`` naming the player, the deal and the decision: it is a bug in the player. An external
-program is held to a looser policy, because it may be anything: a malformed, illegal or late reply, or
-the program's death, makes its seat play the engine's safe default for the rest of the deal, marks the
-deal's record (``violation`` = player fault), and reports the fault on stderr once per deal; a dead
-program is started again for the next deal.
+A Python player that raises (anything: ``SystemExit`` and ``KeyboardInterrupt`` included), or answers with
+something that is not a legal action, stops the run with a ``PlayerFailure`` naming the player, the deal
+and the decision: it is a bug in the player. Every call into a player's code goes through ``_guarded``, so
+no way out of it escapes as anything else. The engine checks every answer against its own legal actions,
+whatever the player did to its observation. An external program is held to a looser policy, because it
+may be anything: a malformed, illegal, late or unsolicited reply, or the program's death, makes its seat
+play the engine's safe default for the rest of the deal, marks the deal's record (``violation`` = player
+fault, ``faulted_<seat>`` = 1), and reports the fault on stderr once per deal. The program runs in a
+process group of its own (Ctrl-C at the terminal is mjsim's, not the program's), killed whole when its
+seat is done with it: after a fault that leaves it out of step, when it is replaced, and at the end.
+
+Users' players are loaded and played only in worker processes (``sim.worker_processes``, ``sim.player_host``),
+never in the process of the command, so that a player that ends its process, crashes or loops is reported
+and stopped like any other fault.
 """
 
 import importlib
 import importlib.util
 import json
+import operator
 import os
 import re
 import select
@@ -37,10 +46,12 @@ from typing import NamedTuple
 import numpy as np
 
 from kernels.tiles import HONOR_START, N_KINDS, SUIT_STARTS
+from sim import worker_processes
 from sim.actions import (
     ACTION_BASE,
     ACTION_WORDS,
     CHOW,
+    DECISION_NAMES,
     DECLARE_READY,
     DOUBLE,
     N_ACTIONS,
@@ -50,14 +61,17 @@ from sim.actions import (
     WIN,
     action_text,
 )
+from sim.batch_text import BatchLineError, parse_line
 from sim.player_text import PlayerError
-from sim.win_chances import chance_of
 from sim.waiting_limits import seconds_from_environment
+from sim.win_chances import chance_of
 
 EXEC_PREFIX = "exec:"
 EXEC_TIMEOUT_VARIABLE = "MJSIM_EXEC_TIMEOUT"  # seconds an external program may take to answer (default 10)
 DEFAULT_EXEC_TIMEOUT = 10.0
 FAULTS_REPORTED = 20  # an external program's faults reported on stderr in one process, at most
+MAX_REPLY_BYTES = 10_000  # an external program's reply line, at most (the batch reader's limit)
+MAX_ERROR_TEXT = 300  # characters of a player's exception message repeated in a failure
 
 TILELESS = (WIN, DOUBLE, PASS, DECLARE_READY)
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
@@ -100,6 +114,32 @@ ACTIONS: dict[int, Action] = _all_actions()  # built once: a decision's legal li
 class PlayerFailure(PlayerError):
     """A user player failed: it raised, answered illegally, or could not be started. The message names the
     player, the deal and the decision."""
+
+
+def error_text(error: BaseException) -> str:
+    """`ValueError: the message`, for any exception, even one whose ``__str__`` raises or runs long."""
+    try:
+        message = str(error)
+    except BaseException:  # noqa: BLE001  (a player's exception may be anything)
+        message = "(its message could not be read)"
+    if len(message) > MAX_ERROR_TEXT:
+        message = message[:MAX_ERROR_TEXT] + "..."
+    name = type(error).__name__
+    return f"{name}: {message}" if message else name
+
+
+def _guarded(failure, call, *arguments, **keywords):
+    """call(*arguments, **keywords), a user player's code. Any way out of it but a return becomes one
+    PlayerFailure, its message failure(text of the exception). KeyboardInterrupt stays Ctrl-C, except in a
+    worker process, where Ctrl-C never arrives (the parent handles it) and one can only come from the player."""
+    try:
+        return call(*arguments, **keywords)
+    except KeyboardInterrupt:
+        if not worker_processes.in_worker():
+            raise
+        raise PlayerFailure(failure("KeyboardInterrupt")) from None
+    except BaseException as error:  # noqa: BLE001  (SystemExit, GeneratorExit, ... are the player's failures too)
+        raise PlayerFailure(failure(error_text(error))) from None
 
 
 def is_user_player(text: str, builtin_names) -> bool:
@@ -154,13 +194,15 @@ def _module_from_path(path_text: str, player: str):
     if name in sys.modules:
         return sys.modules[name]
     spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise PlayerError(f"{player}: {path_text} cannot be loaded as Python")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     try:
-        spec.loader.exec_module(module)
-    except Exception as error:
+        _guarded(lambda error: f"{player}: {path_text} failed to load: {error}", spec.loader.exec_module, module)
+    except PlayerFailure:
         del sys.modules[name]
-        raise PlayerError(f"{player}: {path_text} failed to load: {type(error).__name__}: {error}") from None
+        raise
     return module
 
 
@@ -172,13 +214,12 @@ def _load_target(text: str):
     if location.strip().endswith(".py"):
         module = _module_from_path(location.strip(), text)
     else:
-        try:
-            module = importlib.import_module(location.strip())
-        except Exception as error:
-            raise PlayerError(f"{text}: cannot import {location.strip()}: {type(error).__name__}: {error}") from None
-    if not hasattr(module, attribute):
+        module = _guarded(lambda error: f"{text}: cannot import {location.strip()}: {error}", importlib.import_module,
+                          location.strip())
+    target = _guarded(lambda error: f"{text}: reading {attribute} raised {error}", getattr, module, attribute, None)
+    if target is None:
         raise PlayerError(f"{text}: {location.strip()} has no {attribute}")
-    return getattr(module, attribute), _parameters(parameter_text, text)
+    return target, _parameters(parameter_text, text)
 
 
 def builtin_numba_seat(text: str, numba_players: dict):
@@ -210,13 +251,26 @@ def load_user_player(text: str):
         return NumbaSeat(text, target, parameters)
     if not isinstance(target, type):
         raise PlayerError(f"{text}: {type(target).__name__} is not a class with act(observation)")
-    if not callable(getattr(target, "act", None)):
+    if not callable(_guarded(lambda error: f"{text}: reading act raised {error}", getattr, target, "act", None)):
         raise PlayerError(f"{text}: {target.__name__} has no act(observation) method")
-    try:
-        player = target(**parameters)
-    except Exception as error:
-        raise PlayerError(f"{text}: {target.__name__}({', '.join(parameters)}) failed: {type(error).__name__}: {error}") from None
+    player = _guarded(lambda error: f"{text}: {target.__name__}({', '.join(parameters)}) failed: {error}", target,
+                      **parameters)
     return PythonSeat(text, player)
+
+
+def check_user_player(text: str) -> None:
+    """What can be checked of a user player without running its code (a PlayerError if it fails): the
+    file of ``PATH.py:Class`` exists, the program of ``exec:`` is found, parameters are key=value. It is
+    loaded, and checked fully, in the worker process that plays it."""
+    text = text.strip()
+    if text.startswith(EXEC_PREFIX):
+        _exec_command(text)
+        return
+    location, _, rest = text.partition(":")
+    _, _, parameter_text = rest.partition(":")
+    if location.strip().endswith(".py") and not Path(location.strip()).expanduser().is_file():
+        raise PlayerError(f"{text}: no file {location.strip()}")
+    _parameters(parameter_text, text)
 
 
 def deal_generator(seed: int, seat: int, deal: int) -> np.random.Generator:
@@ -239,70 +293,110 @@ def where(deal: int, seat: int, decision: str) -> str:
     return f"at deal {deal}, seat {seat}, decision {decision!r}"
 
 
-class PythonSeat:
-    """A Python player in one seat: told of each deal, asked at each decision with a choice."""
+def decision_name(decision: int) -> str:
+    return DECISION_NAMES[decision] if 0 <= decision < len(DECISION_NAMES) else "reset"
 
-    kind = "python"
 
-    def __init__(self, text: str, player):
-        self.text, self.player = text, player
-        self._reset = getattr(player, "reset", None)
+class UserSeat:
+    """A seat holding a user's player: its text (as written), its kind (``python``, ``exec``, ``numba``), how
+    its failures read, and ``close``."""
 
-    def begin_deal(self, seat: int, ruleset, seed: int, deal: int):
-        if self._reset is None:
-            return
-        try:
-            self._reset(seat, ruleset, deal_generator(seed, seat, deal))
-        except Exception as error:
-            raise PlayerFailure(f"player {self.text} raised {where(deal, seat, 'reset')}: "
-                                f"{type(error).__name__}: {error}") from None
+    kind = ""
 
-    def decide(self, observation) -> int:
-        """The action code of the player's answer; PlayerFailure if it raises or answers illegally."""
-        try:
-            answer = self.player.act(observation)
-        except Exception as error:
-            raise PlayerFailure(f"player {self.text} raised {where(observation.deal, observation.seat, observation.decision)}: "
-                                f"{type(error).__name__}: {error}") from None
-        code = answer.code if isinstance(answer, Action) else answer
-        legal = observation.legal_codes
-        try:
-            observation.win_chance = chance_of(observation.win_chance, f"player {self.text}")
-        except ValueError as error:
-            raise PlayerFailure(f"{error} {where(observation.deal, observation.seat, observation.decision)}") from None
-        if isinstance(code, (int, np.integer)) and not isinstance(code, bool) and int(code) in legal:
-            return int(code)
-        offered = ", ".join(ACTIONS[int(action)].text for action in legal)
-        raise PlayerFailure(f"player {self.text} answered {answer!r}, not a legal action, "
-                            f"{where(observation.deal, observation.seat, observation.decision)} (legal: {offered})")
+    def __init__(self, text: str):
+        self.text = text
+
+    def failure(self, status, what: str) -> PlayerFailure:
+        """The failure of this player where the engine's loop stopped: status holds (deal, seat, decision)."""
+        deal, seat, decision = int(status[0]), int(status[1]), decision_name(int(status[2]))
+        return PlayerFailure(f"player {self.text} {what} {where(deal, seat, decision)}")
 
     def close(self):
         pass
 
 
-class ExecSeat:
+def _action_code(answer):
+    """The integer code of an answer (an int, a numpy integer or an ``Action``), or None for anything else:
+    never a bool, never a float, and nothing the answer's own methods can turn into an exception."""
+    try:
+        if isinstance(answer, Action):
+            answer = tuple.__getitem__(answer, 0)
+        if isinstance(answer, bool):
+            return None
+        return operator.index(answer)
+    except BaseException:  # noqa: BLE001  (an answer of the player's own class may do anything)
+        return None
+
+
+def _answer_text(answer) -> str:
+    try:
+        text = repr(answer)
+    except BaseException:  # noqa: BLE001
+        text = f"a {type(answer).__name__}"
+    return text if len(text) <= 60 else text[:60] + "..."
+
+
+class PythonSeat(UserSeat):
+    """A Python player in one seat: told of each deal, asked at each decision with a choice."""
+
+    kind = "python"
+
+    def __init__(self, text: str, player):
+        super().__init__(text)
+        self.player = player
+        self._reset = _guarded(lambda error: f"player {text}: reading reset raised {error}", getattr, player, "reset",
+                               None)
+        self._act = _guarded(lambda error: f"player {text}: reading act raised {error}", getattr, player, "act")
+
+    def begin_deal(self, seat: int, ruleset, seed: int, deal: int):
+        if self._reset is not None:
+            _guarded(lambda error: f"player {self.text} raised {where(deal, seat, 'reset')}: {error}", self._reset,
+                     seat, ruleset, deal_generator(seed, seat, deal))
+
+    def decide(self, observation) -> int:
+        """The action code of the player's answer; PlayerFailure if it fails in any way or answers with
+        anything but one of the legal actions it was offered. What it is offered and where it is are read
+        before it runs: a player that rewrites its observation changes neither."""
+        legal, place = observation.legal_codes, where(observation.deal, observation.seat, observation.decision)
+        answer = _guarded(lambda error: f"player {self.text} raised {place}: {error}", self._act, observation)
+        try:
+            observation.win_chance = chance_of(getattr(observation, "win_chance", None), f"player {self.text}")
+        except ValueError as error:
+            raise PlayerFailure(f"{error} {place}") from None
+        except BaseException as error:  # noqa: BLE001  (a report of the player's own class may do anything)
+            raise PlayerFailure(f"player {self.text} reported a win chance that cannot be read ({error_text(error)}) "
+                                f"{place}") from None
+        code = _action_code(answer)
+        if code is not None and code in legal:
+            return code
+        offered = ", ".join(ACTIONS[action].text for action in legal)
+        raise PlayerFailure(f"player {self.text} answered {_answer_text(answer)}, not a legal action, {place} "
+                            f"(legal: {offered})")
+
+
+class ExecSeat(UserSeat):
     """An external program in one seat, spoken to in JSON lines (docs/write-a-player.md#any-language)."""
 
     kind = "exec"
 
     def __init__(self, text: str):
-        self.text = text
-        self.command = shlex.split(text[len(EXEC_PREFIX):])
-        if not self.command:
-            raise PlayerError(f"{text}: exec: needs a command")
-        if shutil.which(self.command[0]) is None:
-            raise PlayerError(f"{text}: no program {self.command[0]!r}")
+        super().__init__(text)
+        self.command = _exec_command(text)
         self.timeout = seconds_from_environment(EXEC_TIMEOUT_VARIABLE, DEFAULT_EXEC_TIMEOUT, PlayerError)
         self.process = None  # started at the first deal, so that parsing a player starts nothing
         self.faulted_deal = None  # the deal in which the program faulted: it is not asked again in it
         self.reported = 0
+        self.requests = 0  # the id of the last request: a reply may echo it
         self._buffer = b""
 
     def _start(self):
         try:
-            self.process = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+            # a process group of its own: Ctrl-C at the terminal is mjsim's, and the program's children end with it
+            self.process = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0,
+                                            process_group=0)
         except OSError as error:
-            raise PlayerError(f"{self.text}: cannot start {self.command[0]}: {error.strerror}") from None
+            raise PlayerError(f"{self.text}: cannot start {self.command[0]}: {error.strerror or error}") from None
+        worker_processes.note_program_group(self.process.pid)
         weakref.finalize(self, _end_process, self.process)  # no program outlives its seat
         self._buffer = b""
 
@@ -322,31 +416,43 @@ class ExecSeat:
             return False
         return True
 
-    def _read_line(self) -> bytes | None:
-        """One line from the program within the timeout; None if it is late or gone."""
+    def _read_line(self) -> bytes | str:
+        """One line from the program within the timeout, or why there is none: ``late``, ``gone`` or
+        ``too long``."""
         deadline = time.monotonic() + self.timeout
         stdout = self.process.stdout
         while b"\n" not in self._buffer:
+            if len(self._buffer) > MAX_REPLY_BYTES:
+                return "too long"
             left = deadline - time.monotonic()
             if left <= 0:
-                return None
+                return "late"
             ready, _, _ = select.select([stdout], [], [], left)
             if not ready:
-                return None
+                return "late"
             chunk = os.read(stdout.fileno(), 65536)
             if not chunk:
-                return None
+                return "gone"
             self._buffer += chunk
-            if len(self._buffer) > 1_000_000:
-                return None
         line, _, self._buffer = self._buffer.partition(b"\n")
-        return line
+        return "too long" if len(line) > MAX_REPLY_BYTES else line
+
+    def _unsolicited(self) -> bool:
+        """Whether the program has written something it was not asked for (it would be taken as the next
+        answer, one behind)."""
+        if self._buffer:
+            return True
+        try:
+            return bool(select.select([self.process.stdout], [], [], 0)[0]) and not _has_exited(self.process)
+        except (OSError, ValueError):
+            return False
 
     def begin_deal(self, seat: int, ruleset, seed: int, deal: int):
         self.faulted_deal = None
-        if self.process is not None and self.process.poll() is not None:
-            _end_process(self.process)  # it exited (or was ended) during the last deal: close its pipes
-        if self.process is None or self.process.poll() is not None:
+        if self.process is not None and _has_exited(self.process):
+            _end_process(self.process)  # it exited during the last deal: end its group, close its pipes
+            self.process = None
+        if self.process is None:
             self._start()
         derived = int(np.random.SeedSequence((int(seed), 1 + seat, int(deal))).generate_state(1, np.uint64)[0] >> 1)
         reset = {"type": "reset", "deal": int(deal), "seat": seat, "ruleset": ruleset.name, "seed": derived}
@@ -355,7 +461,12 @@ class ExecSeat:
             self._start()
             self._send(reset)  # a fresh pipe has room for one line
 
-    def _fault(self, observation, why: str) -> int:
+    def _fault(self, observation, why: str, out_of_step: bool = False) -> int:
+        """Report the fault; the seat plays the safe default for the rest of the deal. A program `out_of_step`
+        (late, unsolicited, not reading) is ended: the next deal starts a fresh one, in step."""
+        if out_of_step:
+            _end_process(self.process, at_once=True)
+            self.process = None  # the next deal starts a fresh program
         self.faulted_deal = observation.deal
         if self.reported < FAULTS_REPORTED:
             print(f"mjsim: player {self.text} {why} {where(observation.deal, observation.seat, observation.decision)}; "
@@ -369,23 +480,37 @@ class ExecSeat:
         """The action code of the program's answer, or -1: the engine plays the safe default."""
         if self.faulted_deal == observation.deal:
             return -1
-        request = {"type": "decide", **observation.to_json(), "legal": [action.text for action in observation.legal_actions]}
+        if self._unsolicited():
+            return self._fault(observation, "wrote a line it was not asked for", out_of_step=True)
+        self.requests += 1
+        request = {"type": "decide", "id": self.requests, **observation.to_json(),
+                   "legal": [action.text for action in observation.legal_actions]}
         if not self._send(request):
-            if self.process.poll() is not None:
-                return self._fault(observation, "has exited")
-            _end_process(self.process, at_once=True)  # alive but not reading: out of step; started again next deal
-            return self._fault(observation, f"did not read its input within {self.timeout:g} s")
+            if _has_exited(self.process):
+                return self._fault(observation, "has exited", out_of_step=True)
+            return self._fault(observation, f"did not read its input within {self.timeout:g} s", out_of_step=True)
         line = self._read_line()
-        if line is None:
-            if self.process.poll() is not None:
-                return self._fault(observation, "has exited")
-            _end_process(self.process, at_once=True)  # late: a program that missed its answer is out of step
-            return self._fault(observation, f"did not answer within {self.timeout:g} s")
+        if line == "gone" or (line == "late" and _has_exited(self.process)):
+            return self._fault(observation, "has exited", out_of_step=True)
+        if line == "late":
+            return self._fault(observation, f"did not answer within {self.timeout:g} s", out_of_step=True)
+        if line == "too long":
+            return self._fault(observation, f"sent a reply longer than {MAX_REPLY_BYTES:,} bytes", out_of_step=True)
+        # A line that is not a reply leaves the conversation in doubt (was it a stray line, is the answer still
+        # to come?): the program is ended, and the next deal starts a fresh one, in step.
         try:
-            reply = json.loads(line)
-            answer = reply["action"]
-        except (ValueError, TypeError, KeyError):
-            return self._fault(observation, f"sent a malformed reply {line[:60]!r}")
+            reply = parse_line(line.decode("utf-8"))
+        except (BatchLineError, UnicodeDecodeError) as error:
+            return self._fault(observation, f"sent a malformed reply {line[:60]!r} ({error})", out_of_step=True)
+        if not isinstance(reply, dict) or "action" not in reply:
+            return self._fault(observation, f"sent a malformed reply {line[:60]!r} (not an object with an \"action\")",
+                               out_of_step=True)
+        if "id" in reply and reply["id"] != self.requests:
+            return self._fault(observation, f"answered request {str(reply['id'])[:20]}, not {self.requests}",
+                               out_of_step=True)
+        if self._buffer:
+            return self._fault(observation, "wrote more than one line for one request", out_of_step=True)
+        answer = reply["action"]
         try:
             observation.win_chance = chance_of(reply.get("win_chance"), "")
         except ValueError:
@@ -403,17 +528,46 @@ class ExecSeat:
     def close(self):
         if self.process is not None:
             _end_process(self.process)
+            self.process = None
+
+
+def _exec_command(text: str) -> list[str]:
+    """The command line of ``exec:COMMAND``, split as a shell would; PlayerError if it cannot be."""
+    try:
+        command = shlex.split(text.strip()[len(EXEC_PREFIX):])
+    except ValueError as error:
+        raise PlayerError(f"{text}: the command cannot be read ({error})") from None
+    if not command:
+        raise PlayerError(f"{text}: exec: needs a command")
+    if shutil.which(command[0]) is None:
+        raise PlayerError(f"{text}: no program {command[0]!r}")
+    return command
+
+
+def _has_exited(process) -> bool:
+    """Whether the program has exited, without reaping it: while it is a zombie, its process group's id
+    cannot be taken by another process, so killing the group later cannot hit a stranger."""
+    if process.returncode is not None:
+        return True
+    try:
+        return os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+    except ChildProcessError:
+        return True
 
 
 def _end_process(process, at_once: bool = False):
-    """Close the program's input (its end of the conversation), kill it if it does not exit within a
-    second (`at_once`: kill it now), and close its pipes."""
+    """Close the program's input (its end of the conversation), give it a second to exit unless `at_once`,
+    then kill its whole process group (whatever it started) and reap it and close its pipes. Once only."""
+    if getattr(process, "ended_by_mjsim", False):
+        return
+    process.ended_by_mjsim = True
     try:
-        if at_once:
-            process.kill()
         process.stdin.close()
-        process.wait(timeout=1)
-    except (OSError, subprocess.TimeoutExpired):
-        process.kill()
-        process.wait()
+    except OSError:
+        pass
+    deadline = time.monotonic() + (0 if at_once else 1.0)
+    while not _has_exited(process) and time.monotonic() < deadline:
+        time.sleep(0.005)
+    worker_processes.end_program_group(process.pid)
+    process.wait()
     process.stdout.close()

@@ -18,6 +18,7 @@ from sim.player_text import PlayerError
 from sim.ruleset import load_ruleset
 from sim.runner import RunConfig, load_run, read_records, run
 from sim.user_players import ACTIONS, PlayerFailure, is_user_player
+from sim.worker_processes import players_in_this_process
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = ROOT / "tests" / "players" / "python_players.py"
@@ -30,8 +31,11 @@ RULESETS = ("erren", "erren-classic", "erren-challenge")
 
 
 def _play(ruleset, texts, deals, seed=3, validate=True, **keywords):
-    return engine.play(load_ruleset(ruleset), engine.Players.parse(texts), seed=seed, n_deals=deals,
-                       validate=validate, **keywords)
+    players = engine.Players.parse(texts)
+    try:
+        return engine.play(load_ruleset(ruleset), players, seed=seed, n_deals=deals, validate=validate, **keywords)
+    finally:
+        players.close()
 
 
 def _frame(records):
@@ -58,8 +62,14 @@ def test_a_text_names_a_user_player_by_its_form(text, user):
      ("exec:no-such-program-anywhere", "no program"), ("exec:", "needs a command")],
 )
 def test_a_user_player_that_cannot_be_seated_is_one_clear_error(text, message):
+    """What can be checked without running the player's code is refused as it is seated; the rest when the
+    worker that plays it loads it."""
     with pytest.raises(PlayerError, match=message):
-        engine.Players.parse([text, "greedy"])
+        players = engine.Players.parse([text, "greedy"])
+        try:
+            engine.play(load_ruleset("erren"), players, seed=1, n_deals=1)
+        finally:
+            players.close()
 
 
 def test_every_action_has_a_stable_code_and_a_readable_text():
@@ -74,9 +84,10 @@ def test_every_action_has_a_stable_code_and_a_readable_text():
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_the_legal_actions_are_exactly_what_the_rules_allow(ruleset):
-    players = engine.Players.parse([f"{PLAYERS}:Auditor:ruleset={ruleset}", "random"])
-    auditor = players.users[0].player
-    records = engine.play(load_ruleset(ruleset), players, seed=3, n_deals=400, validate=True)
+    with players_in_this_process():  # to read the auditor's findings
+        players = engine.Players.parse([f"{PLAYERS}:Auditor:ruleset={ruleset}", "random"])
+        auditor = players.users[0].player
+        records = engine.play(load_ruleset(ruleset), players, seed=3, n_deals=400, validate=True)
     assert auditor.decisions > 3000
     assert not auditor.mismatches, auditor.mismatches[:3]
     assert not records.columns["violation"].any()
@@ -205,11 +216,16 @@ def test_a_numba_player_answering_illegally_stops_the_batch():
         _play("erren", [f"{NUMBA_PLAYERS}:illegal", "greedy"], 5)
 
 
-@pytest.mark.parametrize("mode", ["malformed", "illegal", "late", "crash"])
-def test_a_faulty_external_program_forfeits_its_choices_for_the_deal(mode, monkeypatch, capfd):
+@pytest.mark.parametrize("mode, why", [
+    ("malformed", "sent a malformed reply"), ("illegal", "not a legal action"), ("late", "did not answer within"),
+    ("crash", "has exited"), ("nested", "nested more than 16 levels deep"),
+    ("huge", "sent a reply longer than 10,000 bytes"), ("twice", "wrote more than one line for one request"),
+    ("unsolicited", ""),  # caught before the next request ("not asked for"), or read as a malformed reply
+])
+def test_a_faulty_external_program_forfeits_its_choices_for_the_deal(mode, why, monkeypatch, capfd):
     """The documented policy: the seat plays the engine's safe default for the rest of the deal, the deal's
-    record says so, stderr names the player, the deal and the decision, and the next deal asks again (a
-    program that died is started again)."""
+    record says so (for the deal and the seat), stderr names the player, the deal and the decision, and the
+    next deal asks again (a program that died, or was ended for being out of step, is started again)."""
     monkeypatch.setenv("MJSIM_EXEC_TIMEOUT", "0.5")
     deals = 6
     records = _play("erren", [f"exec:{sys.executable} {FAULT_BOT} {mode}", "greedy"], deals)
@@ -217,8 +233,11 @@ def test_a_faulty_external_program_forfeits_its_choices_for_the_deal(mode, monke
     faulted = np.flatnonzero(violations == engine.PLAYER_FAULT)
     assert faulted.tolist() == [deal for deal in range(deals) if deal % 2 == 1]
     assert set(violations[violations != engine.PLAYER_FAULT]) == {0}
+    assert np.array_equal(records.columns["faulted_0"], violations == engine.PLAYER_FAULT)
+    assert not records.columns["faulted_1"].any()
     err = capfd.readouterr().err
-    assert "at deal 1, seat 0, decision" in err and "safe default" in err
+    assert "at deal 1, seat 0, decision" in err and "safe default" in err and why in err
+    assert "Traceback" not in err
 
 
 def test_an_external_program_that_stops_reading_is_ended_not_waited_for(monkeypatch, capfd):
@@ -228,7 +247,8 @@ def test_an_external_program_that_stops_reading_is_ended_not_waited_for(monkeypa
     monkeypatch.setattr(user_players, "FAULTS_REPORTED", 10**6)  # its stale answers are faults too: report all
     records = _play("erren", [f"exec:{sys.executable} {FAULT_BOT} deaf", "greedy"], 400)
     assert len(records) == 400 and (records.columns["violation"] == engine.PLAYER_FAULT).any()
-    assert "did not read its input within 0.5 s" in capfd.readouterr().err
+    err = capfd.readouterr().err  # its flood of answers is out of step before the requests fill the pipe
+    assert "wrote more than one line for one request" in err or "did not read its input within 0.5 s" in err
 
 
 # ------------------------------------------------------------------------------------- every command

@@ -14,10 +14,12 @@ from numba import njit
 from kernels.fan_ids import N_FANS, SELF_DRAWN_FLAG
 from kernels.tiles import MELD_CONCEALED_KONG
 from sim.actions import DECISION_TURN
-from sim.numba_players import numba_player, shanten, ukeire, xuezhan_win_value
+from sim.numba_players import MAX_NUMBA_PARAMETERS, numba_player, shanten, ukeire, xuezhan_win_value
+from sim.player_view import new_player_view
 from sim.player_text import PlayerError
 from sim.ruleset import load_ruleset
 from sim.user_players import PlayerFailure
+from sim.worker_processes import players_in_this_process
 from sim.xuezhan import engine as E
 from sim.xuezhan import table as T
 from sim.xuezhan.observation import HIDDEN, Observation, numba_observation
@@ -54,8 +56,10 @@ def faulty(observation, parameters, rng):
 @pytest.mark.parametrize("name,n,switches", GAMES, ids=str)
 def test_the_example_numba_player_plays_every_game_legally_and_replays_exactly(name, n, switches):
     ruleset = game(name, switches)
+    with players_in_this_process():  # only here does the parent load the player and know its kind
+        assert E.Players.parse([EXAMPLE] + ["greedy"] * (n - 1)).kinds[0] == E.NUMBA
     players = E.Players.parse([EXAMPLE] + ["greedy"] * (n - 1))
-    assert players.kinds[0] == E.NUMBA and players.names[0] == EXAMPLE
+    assert players.names[0] == EXAMPLE
     records = E.play(ruleset, players, seed=6, n_deals=150, validate=True)
     assert_no_violation(records)
     assert records.columns["win_order_0"].astype(bool).sum() > 0
@@ -66,16 +70,18 @@ def test_the_example_numba_player_plays_every_game_legally_and_replays_exactly(n
 
 def test_a_numba_player_seats_anywhere_among_python_players_and_heuristics():
     ruleset = game("liangmen-xuezhan", {"exchange_three": True, "void_suit": True})
-    players = E.Players.parse(["greedy", f"{ROOT}/examples/players/simple.py:Isolated", EXAMPLE, EXAMPLE])
-    assert list(players.kinds[1:]) == [E.USER, E.NUMBA, E.NUMBA]
+    texts = ["greedy", f"{ROOT}/examples/players/simple.py:Isolated", EXAMPLE, EXAMPLE]
+    with players_in_this_process():
+        assert list(E.Players.parse(texts).kinds[1:]) == [E.USER, E.NUMBA, E.NUMBA]
+    players = E.Players.parse(texts)
     records = E.play(ruleset, players, seed=2, n_deals=40, validate=True)
     assert_no_violation(records)
 
 
 @njit
-def _observe(seat, n_legal, state, rules, work, out_tables, out_melds):
+def _observe(seat, n_legal, state, rules, work, view, out_tables, out_melds):
     """The numba observation's arrays, copied out (a test cannot keep the views)."""
-    observation = numba_observation(seat, n_legal, state, rules, work, np.zeros(1))
+    observation = numba_observation(seat, n_legal, state, rules, work, view, np.zeros(1))
     out_melds[:] = observation.melds
     out_tables[0, :] = observation.voids
     out_tables[1, :] = observation.won
@@ -94,6 +100,7 @@ def test_the_numba_observation_shows_what_the_python_observation_shows(name, n, 
     players = E.Players.parse(",".join(("greedy", "value", "defensive", "random")[:n]))
     rules, template = E.kernel_rules(ruleset)
     state, work = T.new_state(), T.new_work()
+    view = new_player_view(T.new_state(), T.new_work(), rules, MAX_NUMBA_PARAMETERS)
     record = np.zeros(E.RECORD_WIDTH, np.int32)
     fans = np.zeros((T.MAX_SEATS, N_FANS), np.uint8)
     events = np.zeros((E.MAX_EVENTS, 4), np.int32)
@@ -108,7 +115,7 @@ def test_the_numba_observation_shows_what_the_python_observation_shows(name, n, 
             python = Observation(state, work, money, tuple(work.legal[:count].tolist()), deal, ruleset)
             E.seat_money(record, n, work.money)
             seat, seats, decision, tile, value, n_melds, legal, hand, unseen, picked = _observe(
-                python.seat, count, state, rules, work, tables, melds)
+                python.seat, count, state, rules, work, view, tables, melds)
             assert (seat, seats, n_melds) == (python.seat, n, python.n_melds[seat])
             assert tuple(legal) == python.legal_codes and np.array_equal(hand, python.hand)
             assert decision == python._decision and tuple(picked) == python.picked

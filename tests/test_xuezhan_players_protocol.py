@@ -35,6 +35,7 @@ from sim.actions import (
 )
 from sim.ruleset import load_ruleset
 from sim.user_players import PlayerFailure
+from sim.worker_processes import players_in_this_process
 from sim.xuezhan import engine as E
 from sim.xuezhan import table as T
 
@@ -208,9 +209,10 @@ def test_a_python_player_among_three_greedy_plays_without_violation(player):
 
 def test_a_user_player_answers_every_decision_of_the_opening_and_sees_only_its_own_tiles():
     ruleset = with_switches(load_ruleset("liangmen-xuezhan"), exchange_three=True, void_suit=True)
-    players = E.Players.parse([f"{__file__}:Recorder", "greedy", "random", "greedy"])
-    recorder = players.users[0].player
-    records = E.play(ruleset, players, seed=3, n_deals=60, validate=True)
+    with players_in_this_process():  # to read what the recorder saw
+        players = E.Players.parse([f"{__file__}:Recorder", "greedy", "random", "greedy"])
+        recorder = players.users[0].player
+        records = E.play(ruleset, players, seed=3, n_deals=60, validate=True)
     assert_no_violation(records)
     decisions = {seen["decision"] for seen in recorder.seen}
     assert {"turn", "claim", "exchange", "void"} <= decisions

@@ -157,10 +157,13 @@ from sim.erren.table import (
     wall_left,
 )
 from sim.erren.win_value import NOT_A_WIN, copy_fans, is_winning_shape, score_win
+from sim.player_host import HostedSeat, HostedTable
 from sim.player_text import PlayerError, split_players
+from sim.player_view import new_player_view
 from sim.random_streams import random_below, shuffle_in_place, stream_state
 from sim.ruleset import Ruleset
-from sim.user_players import PlayerFailure, builtin_numba_seat, is_user_player, load_user_player
+from sim.user_players import PlayerFailure, builtin_numba_seat, error_text, is_user_player, load_user_player
+from sim.worker_processes import engine_status, in_worker
 
 DEALT_TO_DEALER, DEALT_TO_OTHER = 14, 13
 UNLIMITED_DOUBLES = 1 << 20
@@ -179,15 +182,17 @@ WIN_TYPES = ("draw", "self_drawn", "discard", "robbed_kong")
 RECORD_COLUMNS = (
     "dealer", "winner", "win_type", "fan_total", "flowers_0", "flowers_1", "doubles_0", "doubles_1",
     "turns", "tiles_left", "initial_shanten_0", "initial_shanten_1", "ready_turn_0", "ready_turn_1",
-    "melds_0", "melds_1", "violation", "limits", "points",
+    "melds_0", "melds_1", "violation", "limits", "points", "faulted_0", "faulted_1",
 )
 (
     R_DEALER, R_WINNER, R_WIN_TYPE, R_FAN_TOTAL, R_FLOWERS, _R_FLOWERS_1, R_DOUBLES, _R_DOUBLES_1,
     R_TURNS, R_TILES_LEFT, R_INITIAL_SHANTEN, _R_INITIAL_SHANTEN_1, R_READY_TURN, _R_READY_TURN_1,
-    R_MELDS, _R_MELDS_1, R_VIOLATION, R_LIMITS, R_POINTS,
+    R_MELDS, _R_MELDS_1, R_VIOLATION, R_LIMITS, R_POINTS, R_FAULTED, _R_FAULTED_1,
 ) = range(len(RECORD_COLUMNS))
 # `limits` (役满) and `points` are the win's price in a ruleset that scores points (scoring = "challenge"); 0
-# elsewhere, where the fans are the money.
+# elsewhere, where the fans are the money. `faulted_s` is 1 when seat s's user player faulted in the deal
+# (an ``exec:`` program's refused, malformed or late answer, or its death): the seat then played the
+# engine's safe default for the rest of the deal (sim.user_players).
 
 # Event log codes: (code, seat, tile) per row. Draws show the tile drawn, flowers included (kind >= 34).
 (
@@ -1029,16 +1034,18 @@ def _python_answer(n_legal):
 
 @njit(inline="always")
 def _asking_loop(act0, act1, functions, user_parameters, asks_python, seed, first_deal, session_length, template,
-                 rules, kinds, parameters, state, work, validate, records, fans, events, wall, status, chances, log):
+                 rules, kinds, parameters, state, work, view, validate, records, fans, events, wall, status, chances,
+                 log):
     """`_play_deals` with user players: a NUMBA seat s is answered here by function functions[s] of act0,
-    act1, a USER seat through Python. The chances of winning they report with their discards go to
+    act1, through its copies in `view` (sim.player_view), a USER seat through Python. Every answer is checked
+    against the engine's own legal actions. The chances of winning they report with their discards go to
     `chances` (sim.win_chances)."""
     dealer = 0
     streams = work.streams
     for row in range(records.shape[0]):
         deal = first_deal + row
         dealer = _next_dealer(dealer, deal, row, seed, session_length)
-        status[STATUS_DEAL] = deal
+        status[STATUS_DEAL], status[STATUS_SEAT], status[STATUS_DECISION] = deal, -1, -1
         if asks_python:
             _python_deal_begins(deal)
         record = records[row]
@@ -1052,11 +1059,13 @@ def _asking_loop(act0, act1, functions, user_parameters, asks_python, seed, firs
             if n == 1:  # no choice: the seat is not asked
                 action = work.legal[0]
             elif kinds[seat] == NUMBA:
-                observation = numba_observation(seat, n, state, rules, work, chances.chance)
+                observation = numba_observation(seat, n, state, rules, work, view, chances.chance)
+                for index in range(view.parameters.shape[0]):
+                    view.parameters[index] = user_parameters[seat, index]
                 if functions[seat] == 0:
-                    action, streams[seat] = act0(observation, user_parameters[seat], streams[seat])
+                    action, streams[seat] = act0(observation, view.parameters, streams[seat])
                 else:
-                    action, streams[seat] = act1(observation, user_parameters[seat], streams[seat])
+                    action, streams[seat] = act1(observation, view.parameters, streams[seat])
                 if not _offered(action, work.legal, n):
                     status[STATUS_ILLEGAL], status[STATUS_ANSWER] = ILLEGAL_ACTION, action
                     return
@@ -1064,7 +1073,11 @@ def _asking_loop(act0, act1, functions, user_parameters, asks_python, seed, firs
                 action = _python_answer(n)
                 if action < 0:
                     _note(record, PLAYER_FAULT)
+                    record[R_FAULTED + seat] = 1
                     action = default_action(state)
+                elif not _offered(action, work.legal, n):
+                    status[STATUS_ILLEGAL], status[STATUS_ANSWER] = ILLEGAL_ACTION, action
+                    return
             if win_chances.keep(chances, row, seat, action) != win_chances.KEPT:
                 status[STATUS_ILLEGAL] = ILLEGAL_CHANCE
                 return
@@ -1077,21 +1090,23 @@ def _asking_loop(act0, act1, functions, user_parameters, asks_python, seed, firs
 
 @njit(cache=True, _nrt=False)
 def _play_deals_asking_python(functions, user_parameters, asks_python, seed, first_deal, session_length, template, rules, kinds,
-                              parameters, state, work, validate, records, fans, events, wall, status, chances, log):
+                              parameters, state, work, view, validate, records, fans, events, wall, status, chances, log):
     """The loop for tables without a numba player: cached, as no function is an argument."""
     _asking_loop(no_numba_player, no_numba_player, functions, user_parameters, asks_python, seed, first_deal, session_length,
-                 template, rules, kinds, parameters, state, work, validate, records, fans, events, wall, status, chances, log)
+                 template, rules, kinds, parameters, state, work, view, validate, records, fans, events, wall, status,
+                 chances, log)
 
 
 @njit(_nrt=False)  # no reference counting: the loop allocates nothing, and it compiles in half the time
 def _play_deals_asking(act0, act1, functions, user_parameters, asks_python, seed, first_deal, session_length,
-                       template, rules, kinds, parameters, state, work, validate, records, fans, events, wall, status,
-                       chances, log):
+                       template, rules, kinds, parameters, state, work, view, validate, records, fans, events, wall,
+                       status, chances, log):
     """The loop for tables with numba players. Compiled in each process, once per set of distinct numba
     functions whatever seats they take (so a duel's rotations share it): numba makes a function part of the
     type, so this loop cannot be cached; what it calls is cached."""
     _asking_loop(act0, act1, functions, user_parameters, asks_python, seed, first_deal, session_length, template,
-                 rules, kinds, parameters, state, work, validate, records, fans, events, wall, status, chances, log)
+                 rules, kinds, parameters, state, work, view, validate, records, fans, events, wall, status, chances,
+                 log)
 
 
 # Loops compiled and cached ahead for tables whose numba players are built in (``sim.erren.ev`` registers
@@ -1129,7 +1144,7 @@ def _play_with_users(ruleset, players, seed, first, session_length, template, ru
     """Play the batch with user players among the seats; returns the chances of winning they reported."""
     from sim.numba_players import MAX_NUMBA_PARAMETERS  # here: sim.numba_players imports this package's scoring
     state, work = new_state(), new_work()
-    status = np.zeros(5, np.int64)
+    status = engine_status()  # shared with the parent when this is a worker process (sim.worker_processes)
     chances = win_chances.new_log(records.shape[0], win_chances.discards_bound(
         max(0, template.shape[0] - DEALT_TO_DEALER - DEALT_TO_OTHER), len(players.users)))
     numba_seats = [user is not None and user.kind == "numba" for user in players.users]
@@ -1141,10 +1156,11 @@ def _play_with_users(ruleset, players, seed, first, session_length, template, ru
     user_parameters = np.stack([user.parameters if numba else np.zeros(MAX_NUMBA_PARAMETERS)
                                 for user, numba in zip(players.users, numba_seats, strict=True)])
     _ASKING.table = _UserTable(ruleset, players.users, seed, state, work, chances)
+    view = new_player_view(new_state(), new_work(), rules, MAX_NUMBA_PARAMETERS, copy_rules=any(numba_seats))
     arguments = (
         functions, user_parameters, any(user is not None and not numba for user, numba in zip(players.users, numba_seats,
                                                                                              strict=True)),
-        np.uint64(seed), first, session_length, template, rules, players.kinds, players.parameters, state, work,
+        np.uint64(seed), first, session_length, template, rules, players.kinds, players.parameters, state, work, view,
         validate, records, fans, events, wall, status, chances, log,
     )
     try:
@@ -1160,10 +1176,11 @@ def _play_with_users(ruleset, players, seed, first, session_length, template, ru
     except PlayerFailure:
         raise
     except Exception as error:
-        user = players.users[int(status[STATUS_SEAT])]
+        seat = int(status[STATUS_SEAT])
+        user = players.users[seat] if 0 <= seat < len(players.users) else None
         if user is None or user.kind != "numba":
             raise
-        raise user.failure(status, f"raised {type(error).__name__}: {error}") from None
+        raise user.failure(status, f"raised {error_text(error)}") from None
     finally:
         _ASKING.table = None
     if status[STATUS_ILLEGAL] == ILLEGAL_ACTION:
@@ -1187,29 +1204,36 @@ class Players:
     parameters: np.ndarray
     names: tuple[str, ...]
     users: tuple = ()
+    host: HostedTable | None = None  # where a table with users' players plays (sim.player_host)
 
     @property
     def has_users(self) -> bool:
         return any(user is not None for user in self.users)
 
     def close(self):
-        """End the user players' programs (``exec:`` players); built-in and Python players need nothing."""
+        """End the user players' programs (``exec:`` players) and their host; built-in and Python players
+        need nothing."""
         for user in self.users:
             if user is not None:
                 user.close()
+        if self.host is not None:
+            self.host.close()
 
     @classmethod
     def parse(cls, texts, seats: int = 2) -> "Players":
-        """From a list of player texts, or one string `A,B` (see ``split_players``); one per seat."""
+        """From a list of player texts, or one string `A,B` (see ``split_players``); one per seat. Users'
+        players are loaded here only in a worker process; elsewhere the table is hosted (sim.player_host)."""
         if isinstance(texts, str):
             texts = split_players(texts)
         if len(texts) != seats:
             raise PlayerError(f"{seats} players are needed, one per seat, not {len(texts)}")
+        hosted = not in_worker() and any(builtin_numba_seat(text, heuristics.NUMBA_PLAYERS) is None
+                                         and is_user_player(text, heuristics.NAMES) for text in texts)
         kinds, vectors, names, users = [], [], [], []
         for text in texts:
             builtin = builtin_numba_seat(text, heuristics.NUMBA_PLAYERS)
             if builtin is not None or is_user_player(text, heuristics.NAMES):
-                user = builtin or load_user_player(text)
+                user = builtin or (HostedSeat(text) if hosted else load_user_player(text))
                 users.append(user)
                 kinds.append(NUMBA if user.kind == "numba" else USER)
                 vectors.append(np.zeros(heuristics.N_PARAMETERS))
@@ -1220,7 +1244,8 @@ class Players:
                 kinds.append(kind)
                 vectors.append(vector)
                 names.append(name)
-        return cls(np.array(kinds, np.int64), np.stack(vectors), tuple(names), tuple(users))
+        host = HostedTable(__name__, texts, seats) if hosted else None
+        return cls(np.array(kinds, np.int64), np.stack(vectors), tuple(names), tuple(users), host)
 
 
 def kernel_rules(ruleset: Ruleset) -> tuple[Rules, np.ndarray]:
@@ -1283,6 +1308,8 @@ def play(ruleset: Ruleset, players: Players, seed: int, n_deals: int, first_deal
     `keep_log`, the records carry every deal's events (room for MAX_EVENTS a deal: keep batches small)."""
     if session_length and first_deal % session_length:
         raise ValueError("with sessions, a batch starts at a session's first deal")
+    if players.host is not None:
+        return players.host.call("play", ruleset, seed, n_deals, first_deal, session_length, validate, keep_log)
     rules, template = kernel_rules(ruleset)
     records = np.zeros((n_deals, len(RECORD_COLUMNS)), np.int32)
     fans = np.zeros((n_deals, N_FANS), np.uint8)
@@ -1309,6 +1336,8 @@ class DealLog:
 
 def replay(ruleset: Ruleset, players: Players, seed: int, deal: int, session_length: int = 0) -> DealLog:
     """Play one deal again (with sessions, its session from the start, for the dealer) and keep its log."""
+    if players.host is not None:
+        return players.host.call("replay", ruleset, seed, deal, session_length)
     first = deal - deal % session_length if session_length else deal
     rules, template = kernel_rules(ruleset)
     n_deals = deal - first + 1

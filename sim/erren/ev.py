@@ -624,9 +624,10 @@ _ACT = act.act
 
 @njit(cache=True, _nrt=False)
 def _play_deals_with_ev(functions, user_parameters, asks_python, seed, first_deal, session_length, template, rules,
-                        kinds, parameters, state, work, validate, records, fans, events, wall, status, chances, log):
+                        kinds, parameters, state, work, view, validate, records, fans, events, wall, status, chances,
+                        log):
     engine._asking_loop(_ACT, engine.no_numba_player, functions, user_parameters, asks_python, seed, first_deal,
-                        session_length, template, rules, kinds, parameters, state, work, validate, records, fans,
+                        session_length, template, rules, kinds, parameters, state, work, view, validate, records, fans,
                         events, wall, status, chances, log)
 
 

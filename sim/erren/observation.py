@@ -1,11 +1,11 @@
 """What a 二人 seat observes at a decision: the ``Observation`` a Python player's ``act`` receives, and the
 ``NumbaObservation`` a numba player's function receives (``numba_observation``).
 
-It reads the live state of the deal (``sim.erren.table``) and shows only what the seat may see: its own
-concealed tiles, both seats' melds and discards, the copies on the table, the wall's size, the public
-fields (dealer, turn, ready, doubles, flowers) and, once the seat has declared ready, the opponent's hand.
-Arrays are numpy copies, built when first read, so a player that reads little pays little; an observation
-describes one decision and must not be kept past its ``act`` call (copy what you keep: the arrays are).
+It shows only what the seat may see of the deal (``sim.erren.table``): its own concealed tiles, both seats'
+melds and discards, the copies on the table, the wall's size, the public fields (dealer, turn, ready,
+doubles, flowers) and, once the seat has declared ready, the opponent's hand. Both observations are built
+from copies of the deal's state, so nothing a player does to what it is shown can change the deal; the
+Python observation's arrays are copied again when read, so a player may keep or change them freely.
 """
 
 from typing import NamedTuple
@@ -61,8 +61,9 @@ class Observation:
 
     def __init__(self, state, legal_codes, deal: int, ruleset):
         self.win_chance = None
-        self._state = state
-        self.legal_codes = legal_codes  # a tuple of ints
+        # A copy of the deal's state: what a player does to its observation cannot reach the deal.
+        self._state = type(state)(*(array.copy() for array in state))
+        self.legal_codes = tuple(legal_codes)  # a tuple of ints
         self.deal = deal
         self.ruleset = ruleset
         table = state.table
@@ -207,8 +208,9 @@ class Observation:
 
 
 class NumbaObservation(NamedTuple):
-    """What a numba player's ``act`` receives (docs/write-a-player.md#a-numba-player). The arrays are views
-    of the live deal: read them, and put back anything you change."""
+    """What a numba player's ``act`` receives (docs/write-a-player.md#a-numba-player). The arrays are the
+    seat's own copies, made afresh at each decision (sim.player_view): a player may write into them, and the
+    deal does not change."""
 
     seat: int
     decision: int  # sim.actions.DECISION_*
@@ -229,16 +231,42 @@ class NumbaObservation(NamedTuple):
     win_chance: np.ndarray  # float64 (1,): write your chance of winning the deal here with a discard (sim.win_chances)
 
 
+@njit(cache=True, _nrt=False)
+def show_to(seat, state, shown):
+    """Copy into `shown` (a State) what `seat` may see of `state`: its hand, the opponent's once the seat has
+    declared ready (zeros before), the melds, discards, table fields and bonus tiles."""
+    opponent = 1 - seat
+    opponent_shown = opponent_hand_visible(seat, state.table)
+    for kind in range(state.hands.shape[1]):
+        shown.hands[seat, kind] = state.hands[seat, kind]
+        shown.hands[opponent, kind] = state.hands[opponent, kind] if opponent_shown else 0
+        shown.visible[kind] = state.visible[kind]
+        shown.bonus[kind] = state.bonus[kind]
+        for each in range(N_SEATS):
+            shown.discarded[each, kind] = state.discarded[each, kind]
+            shown.after_ready[each, kind] = state.after_ready[each, kind]
+    for each in range(N_SEATS):
+        for index in range(state.melds.shape[1]):
+            shown.melds[each, index, 0] = state.melds[each, index, 0]
+            shown.melds[each, index, 1] = state.melds[each, index, 1]
+    for field in range(state.table.shape[0]):
+        shown.table[field] = state.table[field]
+
+
 @njit(cache=True, inline="always")  # inlined: returning the tuple from a call would count references on its arrays
-def numba_observation(seat, n_legal, state, rules, work, win_chance):
-    """The observation of the actor, its legal actions the first `n_legal` of work.legal; `win_chance` is
-    the slot of sim.win_chances.WinChanceLog the seat may report in."""
-    unseen_counts(seat, state, rules.tile_set, work.unseen)
-    opponent = state.hands[1 - seat] if opponent_hand_visible(seat, state.table) else work.no_tiles
-    table = state.table
+def numba_observation(seat, n_legal, state, rules, work, view, win_chance):
+    """The observation of the actor, its legal actions the first `n_legal` of work.legal, built in the
+    seat's copies `view` (sim.player_view.PlayerView); `win_chance` is the slot of
+    sim.win_chances.WinChanceLog the seat may report in."""
+    shown, scratch = view.state, view.work
+    show_to(seat, state, shown)
+    for index in range(n_legal):
+        scratch.legal[index] = work.legal[index]
+    unseen_counts(seat, state, rules.tile_set, scratch.unseen)
+    table = shown.table
     tile = table[DRAWN] if table[DECISION] == DECISION_TURN else table[OFFER]
     return NumbaObservation(
-        seat, table[DECISION], work.legal[:n_legal], tile, state.hands[seat], state.table[N_MELDS + seat], opponent,
-        state.melds, state.visible,
-        state.discarded, state.after_ready, work.unseen, state.table, rules, work, state.bonus, win_chance,
+        seat, table[DECISION], scratch.legal[:n_legal], tile, shown.hands[seat], table[N_MELDS + seat],
+        shown.hands[1 - seat], shown.melds, shown.visible, shown.discarded, shown.after_ready, scratch.unseen, table,
+        view.rules, scratch, shown.bonus, win_chance,
     )

@@ -120,9 +120,12 @@ from sim.actions import (
     encode,
 )
 from sim.deal_rules import Rules, deal_rules
+from sim.player_host import HostedSeat, HostedTable
 from sim.player_text import PlayerError, split_players
+from sim.player_view import new_player_view
 from sim.random_streams import random_below, shuffle_in_place, stream_state
-from sim.user_players import PlayerFailure, builtin_numba_seat, is_user_player, load_user_player
+from sim.user_players import PlayerFailure, builtin_numba_seat, error_text, is_user_player, load_user_player
+from sim.worker_processes import engine_status, in_worker
 from sim.xuezhan import players as players_module
 from sim.xuezhan.observation import Observation, numba_observation
 from sim.xuezhan.table import (
@@ -217,15 +220,17 @@ WIN_TYPES = {SELF_DRAWN: "self_drawn", DISCARD_WIN: "discard", ROBBED_KONG: "rob
 # Per seat s: win_order_s (0: not won; simultaneous winners share a number), win_type_s (-1, or 1 self-drawn,
 # 2 discard, 3 robbed kong), payers_s, fan_value_s (the raw value of its win), money_s = win_money_s +
 # kong_money_s + chajiao_money_s + guansi_money_s (net units this deal; win_money_s also holds what it paid for
-# others' wins), declared_s (报叫), ready_s (ready at the end, not won), initial_shanten_s, melds_s, and
-# win_income_s (what its payers paid for its own win).
+# others' wins), declared_s (报叫), ready_s (ready at the end, not won), initial_shanten_s, melds_s,
+# win_income_s (what its payers paid for its own win), and faulted_s (1 when the seat's user player faulted in
+# the deal, an ``exec:`` program's refused, malformed or late answer or its death: the seat then played the
+# engine's safe default for the rest of the deal; sim.user_players).
 DEAL_COLUMNS = (
     "dealer", "n_seats", "winners", "first_winner", "multi_win", "draw", "next_dealer", "turns", "tiles_left",
     "violation",
 )
 SEAT_COLUMNS = (
     "win_order", "win_type", "payers", "fan_value", "money", "win_money", "kong_money", "chajiao_money",
-    "guansi_money", "declared", "ready", "initial_shanten", "melds", "win_income",
+    "guansi_money", "declared", "ready", "initial_shanten", "melds", "win_income", "faulted",
 )
 (
     R_DEALER, R_N_SEATS, R_WINNERS, R_FIRST_WINNER, R_MULTI_WIN, R_DRAW, R_NEXT_DEALER, R_TURNS, R_TILES_LEFT,
@@ -233,7 +238,7 @@ SEAT_COLUMNS = (
 ) = range(len(DEAL_COLUMNS))
 (
     R_WIN_ORDER, R_WIN_TYPE, R_PAYERS, R_FAN_VALUE, R_MONEY, R_WIN_MONEY, R_KONG_MONEY, R_CHAJIAO_MONEY,
-    R_GUANSI_MONEY, R_DECLARED, R_READY, R_INITIAL_SHANTEN, R_MELDS, R_WIN_INCOME,
+    R_GUANSI_MONEY, R_DECLARED, R_READY, R_INITIAL_SHANTEN, R_MELDS, R_WIN_INCOME, R_FAULTED,
 ) = range(len(DEAL_COLUMNS), len(DEAL_COLUMNS) + MAX_SEATS * len(SEAT_COLUMNS), MAX_SEATS)
 RECORD_WIDTH = len(DEAL_COLUMNS) + MAX_SEATS * len(SEAT_COLUMNS)
 
@@ -1372,18 +1377,19 @@ def _ask_python(n_legal):
 
 @njit(cache=True, inline="always")
 def _deals_asking(act0, act1, act2, act3, functions, user_parameters, asks_python, seed, first_deal, n, session_length,
-                  template, rules, kinds, parameters, state, work, validate, records, fans, events, wall, status, chances,
-                  log):
+                  template, rules, kinds, parameters, state, work, view, validate, records, fans, events, wall, status,
+                  chances, log):
     """The loop with user players: records.shape[0] deals from first_deal. A NUMBA seat s is answered by
-    function functions[s] of act0 .. act3 with parameters user_parameters[s]; a USER seat through Python.
-    Returns early, status[STATUS_ILLEGAL] set, at a numba player's illegal answer. The chances of winning the
+    function functions[s] of act0 .. act3 with parameters user_parameters[s], through its copies in `view`
+    (sim.player_view); a USER seat through Python. Every answer is checked against the engine's own legal
+    actions: the loop returns early, status[STATUS_ILLEGAL] set, at an illegal one. The chances of winning the
     players report with their discards go to `chances` (sim.win_chances)."""
     dealer = 0
     streams = work.streams
     for row in range(records.shape[0]):
         deal = first_deal + row
         dealer = _session_dealer(dealer, deal, row, n, seed, session_length)
-        status[STATUS_DEAL] = deal
+        status[STATUS_DEAL], status[STATUS_SEAT], status[STATUS_DECISION] = deal, -1, -1
         if asks_python:
             _tell_deal_begins(deal, row)
         record = records[row]
@@ -1398,16 +1404,19 @@ def _deals_asking(act0, act1, act2, act3, functions, user_parameters, asks_pytho
                 action = work.legal[0]
             elif kinds[seat] == NUMBA:
                 seat_money(record, n, work.money)
-                observation = numba_observation(seat, count, state, rules, work, chances.chance)
+                observation = numba_observation(seat, count, state, rules, work, view, chances.chance)
+                shown_parameters = view.parameters
+                for index in range(shown_parameters.shape[0]):
+                    shown_parameters[index] = user_parameters[seat, index]
                 function = functions[seat]
                 if function == 0:
-                    action, streams[seat] = act0(observation, user_parameters[seat], streams[seat])
+                    action, streams[seat] = act0(observation, shown_parameters, streams[seat])
                 elif function == 1:
-                    action, streams[seat] = act1(observation, user_parameters[seat], streams[seat])
+                    action, streams[seat] = act1(observation, shown_parameters, streams[seat])
                 elif function == 2:
-                    action, streams[seat] = act2(observation, user_parameters[seat], streams[seat])
+                    action, streams[seat] = act2(observation, shown_parameters, streams[seat])
                 else:
-                    action, streams[seat] = act3(observation, user_parameters[seat], streams[seat])
+                    action, streams[seat] = act3(observation, shown_parameters, streams[seat])
                 if not _offered(action, work.legal, count):
                     status[STATUS_ILLEGAL], status[STATUS_ANSWER] = ILLEGAL_ACTION, action
                     return
@@ -1415,7 +1424,11 @@ def _deals_asking(act0, act1, act2, act3, functions, user_parameters, asks_pytho
                 action = _ask_python(count)
                 if action < 0:
                     _note(record, PLAYER_FAULT)
+                    record[R_FAULTED + seat] = 1
                     action = default_action(state, rules, work)
+                elif not _offered(action, work.legal, count):
+                    status[STATUS_ILLEGAL], status[STATUS_ANSWER] = ILLEGAL_ACTION, action
+                    return
             if win_chances.keep(chances, row, seat, action) != win_chances.KEPT:
                 status[STATUS_ILLEGAL] = ILLEGAL_CHANCE
                 return
@@ -1428,23 +1441,23 @@ def _deals_asking(act0, act1, act2, act3, functions, user_parameters, asks_pytho
 # references on each array of the three named tuples it passes, and compiling the uncached loop takes longer.
 @njit(cache=True, _nrt=False)
 def _play_deals_asking(functions, user_parameters, seed, first_deal, n, session_length, template, rules, kinds,
-                       parameters, state, work, validate, records, fans, events, wall, status, chances, log):
+                       parameters, state, work, view, validate, records, fans, events, wall, status, chances, log):
     """`_play_deals` with Python and exec: players (no numba player): cached, compiled once."""
     _deals_asking(no_numba_player, no_numba_player, no_numba_player, no_numba_player, functions, user_parameters, True,
-                  seed, first_deal, n, session_length, template, rules, kinds, parameters, state, work, validate,
+                  seed, first_deal, n, session_length, template, rules, kinds, parameters, state, work, view, validate,
                   records, fans, events, wall, status, chances, log)
 
 
 @njit(_nrt=False)
 def _play_deals_with_numba(act0, act1, act2, act3, functions, user_parameters, asks_python, seed, first_deal, n,
-                           session_length, template, rules, kinds, parameters, state, work, validate, records, fans,
-                           events, wall, status, chances, log):
+                           session_length, template, rules, kinds, parameters, state, work, view, validate, records,
+                           fans, events, wall, status, chances, log):
     """`_play_deals` with numba players among the seats (and maybe Python ones): compiled in each process, once
     per set of distinct functions whatever seats they take (so a duel's rotations share it), in about ten
     seconds (its callees are cached)."""
     _deals_asking(act0, act1, act2, act3, functions, user_parameters, asks_python, seed, first_deal, n,
-                  session_length, template, rules, kinds, parameters, state, work, validate, records, fans, events,
-                  wall, status, chances, log)
+                  session_length, template, rules, kinds, parameters, state, work, view, validate, records, fans,
+                  events, wall, status, chances, log)
 
 
 # Loops compiled and cached ahead for tables whose numba players are built in (``sim.xuezhan.ev`` registers
@@ -1491,15 +1504,17 @@ def _play_with_users(ruleset, players, seed, first, n, session_length, template,
     from sim.numba_players import MAX_NUMBA_PARAMETERS  # here: sim.numba_players imports this package's table
 
     state, work = new_state(), new_work()
-    status = np.zeros(5, np.int64)
+    status = engine_status()  # shared with the parent when this is a worker process (sim.worker_processes)
     users = tuple(players.users) + (None,) * (MAX_SEATS - len(players.users))
     user_parameters = np.stack([user.parameters if _is_numba(user) else np.zeros(MAX_NUMBA_PARAMETERS)
                                 for user in users])
     chances = win_chances.new_log(records.shape[0], win_chances.discards_bound(max(0, template.shape[0] - 13 * n - 1), n))
     _ASKING.table = _UserTable(ruleset, players.users, seed, state, work, records, chances)
+    view = new_player_view(new_state(), new_work(), rules, MAX_NUMBA_PARAMETERS,
+                           copy_rules=any(_is_numba(user) for user in users))
     arguments = (
         np.uint64(seed), first, n, session_length, template, rules, players.kinds, players.parameters, state, work,
-        validate, records, fans, events, wall, status, chances, log,
+        view, validate, records, fans, events, wall, status, chances, log,
     )
     # the distinct functions in order of first seat, and each seat's among them: the loop's type then depends on
     # which functions play, not on where they sit
@@ -1528,10 +1543,11 @@ def _play_with_users(ruleset, players, seed, first, n, session_length, template,
         raise PlayerError(f"{texts}: does not compile against the 血战 observation "
                           f"(sim.xuezhan.observation.NumbaObservation): {first}") from None
     except Exception as error:
-        user = users[int(status[STATUS_SEAT])]
+        seat = int(status[STATUS_SEAT])
+        user = users[seat] if 0 <= seat < len(users) else None
         if not _is_numba(user):
             raise
-        raise user.failure(status, f"raised {type(error).__name__}: {error}") from None
+        raise user.failure(status, f"raised {error_text(error)}") from None
     finally:
         _ASKING.table = None
     if status[STATUS_ILLEGAL] == ILLEGAL_ACTION:
@@ -1556,6 +1572,7 @@ class Players:
     parameters: np.ndarray
     names: tuple
     users: tuple = ()
+    host: HostedTable | None = None  # where a table with users' players plays (sim.player_host)
 
     @property
     def has_users(self) -> bool:
@@ -1564,19 +1581,23 @@ class Players:
     @classmethod
     def parse(cls, texts, seats: int | None = None, lenient: bool = False, users=None) -> "Players":
         """From a list of player texts, or one string `A,B,...` (see ``split_players``); one per seat.
-        `users`: user players already loaded, by seat (None where there is none), reused for their texts."""
+        `users`: user players already loaded, by seat (None where there is none), reused for their texts.
+        Users' players are loaded here only in a worker process; elsewhere the table is hosted
+        (sim.player_host)."""
         if isinstance(texts, str):
             texts = split_players(texts)
         if seats is not None and len(texts) != seats:
             raise PlayerError(f"this game takes {seats} players, not {len(texts)}")
         if not 2 <= len(texts) <= MAX_SEATS:
             raise PlayerError(f"血战 takes two to four players, not {len(texts)}")
+        hosted = not in_worker() and any(builtin_numba_seat(text, players_module.NUMBA_PLAYERS) is None
+                                         and is_user_player(text, players_module.NAMES) for text in texts)
         kinds, vectors, names, seated = [], [], [], []
         for seat, text in enumerate(texts):
             builtin = builtin_numba_seat(text, players_module.NUMBA_PLAYERS)
             if builtin is not None or is_user_player(text, players_module.NAMES):
-                known = users[seat] if users is not None and seat < len(users) else None
-                user = known if known is not None else (builtin or load_user_player(text))
+                known = users[seat] if users is not None and seat < len(users) and not hosted else None
+                user = known if known is not None else (builtin or (HostedSeat(text) if hosted else load_user_player(text)))
                 seated.append(user)
                 kinds.append(NUMBA if user.kind == "numba" else USER)
                 vectors.append(np.zeros(players_module.N_PARAMETERS))
@@ -1587,13 +1608,17 @@ class Players:
                 kinds.append(kind)
                 vectors.append(vector)
                 names.append(name)
-        return cls(np.array(kinds, np.int64), np.stack(vectors), tuple(names), tuple(seated))
+        host = HostedTable(__name__, texts, len(texts)) if hosted else None
+        return cls(np.array(kinds, np.int64), np.stack(vectors), tuple(names), tuple(seated), host)
 
     def close(self):
-        """End the user players' programs (``exec:`` players); built-in and Python players need nothing."""
+        """End the user players' programs (``exec:`` players) and their host; built-in and Python players
+        need nothing."""
         for user in self.users:
             if user is not None:
                 user.close()
+        if self.host is not None:
+            self.host.close()
 
 
 def as_players(players, n_seats: int) -> Players:
@@ -1708,6 +1733,9 @@ def play(ruleset, players, seed: int, n_deals: int, first_deal: int = 0, session
     `keep_log`, the records carry every deal's events (room for MAX_EVENTS a deal: keep batches small)."""
     if session_length and first_deal % session_length:
         raise ValueError("with sessions, a batch starts at a session's first deal")
+    players = as_players(players, _seats(ruleset, players))
+    if players.host is not None:
+        return players.host.call("play", ruleset, seed, n_deals, first_deal, session_length, validate, keep_log)
     n, records, fans, _, _, reports, log = _run(ruleset, players, seed, first_deal, n_deals, session_length, validate,
                                                 keep_log)
     columns = {"deal": np.arange(first_deal, first_deal + n_deals, dtype=np.int64)}
@@ -1729,6 +1757,9 @@ class DealLog:
 
 def replay(ruleset, players, seed: int, deal: int, session_length: int = 0, validate: bool = False) -> DealLog:
     """Play one deal again (with sessions, its session from the start, for the dealer) and keep its log."""
+    players = as_players(players, _seats(ruleset, players))
+    if players.host is not None:
+        return players.host.call("replay", ruleset, seed, deal, session_length, validate)
     first = deal - deal % session_length if session_length else deal
     n, records, fans, events, wall, _, _ = _run(ruleset, players, seed, first, deal - first + 1, session_length, validate)
     record = {"deal": deal, **{name: int(value) for name, value in _columns_of(records[-1], n).items()}}

@@ -845,10 +845,11 @@ _ACT = act.act
 
 @njit(cache=True, _nrt=False)
 def _play_deals_with_ev(functions, user_parameters, asks_python, seed, first_deal, n, session_length, template, rules,
-                        kinds, parameters, state, work, validate, records, fans, events, wall, status, chances, log):
+                        kinds, parameters, state, work, view, validate, records, fans, events, wall, status, chances,
+                        log):
     no_player = engine.no_numba_player
     engine._deals_asking(_ACT, no_player, no_player, no_player, functions, user_parameters, asks_python, seed,
-                         first_deal, n, session_length, template, rules, kinds, parameters, state, work, validate,
+                         first_deal, n, session_length, template, rules, kinds, parameters, state, work, view, validate,
                          records, fans, events, wall, status, chances, log)
 
 

@@ -1,14 +1,13 @@
 """What a 血战 seat observes at a decision: the ``Observation`` a Python or ``exec:`` player's ``act``
 receives, and the ``NumbaObservation`` a numba player's function receives (``numba_observation``).
 
-It reads the live state of the deal (``sim.xuezhan.table``) and the deal's record row, and shows only what
-the seat may see: its own concealed tiles, every seat's exposed melds (another seat's concealed kongs
-without their kind), the discards and the copies on the table, the wall's size, and the public facts:
-dealer, turn, each seat's 报叫 and its declared waits, its void suit once declared (定缺), who has won and
-left the deal, and each seat's money so far in the deal. Arrays are numpy copies, built when first read,
-so a player that reads little pays little; an observation describes one decision and must not be kept past
-its ``act`` call (copy what you keep: the arrays are). The numba observation shows the same facts as views
-and work arrays rebuilt at each decision, without copies.
+It shows only what the seat may see of the deal (``sim.xuezhan.table``, and the deal's record row): its own
+concealed tiles, every seat's exposed melds (another seat's concealed kongs without their kind), the
+discards and the copies on the table, the wall's size, and the public facts: dealer, turn, each seat's 报叫
+and its declared waits, its void suit once declared (定缺), who has won and left the deal, and each seat's
+money so far in the deal. Both observations are built from copies of the deal's state, so nothing a player
+does to what it is shown can change the deal; the Python observation's arrays are copied again when read,
+so a player may keep or change them freely.
 """
 
 from typing import NamedTuple
@@ -76,8 +75,9 @@ class Observation:
 
     def __init__(self, state, work, money, legal_codes, deal: int, ruleset):
         self.win_chance = None
-        self._state, self._work = state, work
-        self.legal_codes = legal_codes  # a tuple of ints
+        # A copy of the deal's state: what a player does to its observation cannot reach the deal.
+        self._state = type(state)(*(array.copy() for array in state))
+        self.legal_codes = tuple(legal_codes)  # a tuple of ints
         self.deal = deal
         self.ruleset = ruleset
         table = state.table
@@ -86,6 +86,8 @@ class Observation:
         self._decision = int(table[DECISION])
         self.decision = DECISION_NAMES[self._decision]
         self._money = money  # each seat's units so far, from the deal's record (sim.xuezhan.engine)
+        count = int(table[PICKED]) if self._decision == DECISION_EXCHANGE else 0
+        self._picked = tuple(int(kind) for kind in work.exchange_choices[self.seat, :count])
         self._actions = None
 
     @property
@@ -123,10 +125,7 @@ class Observation:
     @property
     def picked(self) -> tuple:
         """In 换三张, the kinds the seat has chosen to give so far (the next is asked); else empty."""
-        if self._decision != DECISION_EXCHANGE:
-            return ()
-        count = int(self._state.table[PICKED])
-        return tuple(int(kind) for kind in self._work.exchange_choices[self.seat, :count])
+        return self._picked
 
     @property
     def melds(self) -> np.ndarray:
@@ -246,8 +245,8 @@ class NumbaWork(NamedTuple):
 
 class NumbaObservation(NamedTuple):
     """What a numba player's ``act`` receives at a 血战 table (docs/write-a-player.md#a-numba-player). The
-    arrays are views of the live deal or of work arrays rebuilt for this decision: read them, and put back
-    anything you change. Per-seat arrays have four rows; the first ``n_seats`` count."""
+    arrays are the seat's own copies, made afresh at each decision (sim.player_view): a player may write into
+    them, and the deal does not change. Per-seat arrays have four rows; the first ``n_seats`` count."""
 
     seat: int
     n_seats: int
@@ -295,14 +294,36 @@ def _seen_by(seat, state, work):
             seen_melds[other, index, 1] = HIDDEN if hidden else melds[other, index, 1]
 
 
+@njit(cache=True, _nrt=False)
+def show_to(seat, state, work, shown, scratch):
+    """Copy into `shown` (a State) and `scratch` (a Work) what `seat` may see: its own hand (the other hands
+    stay zeros), the table's copies, discards and declared waits, the melds and table fields as ``_seen_by``
+    shows them, each seat's money so far (work.money) and, in 换三张, the kinds it has picked."""
+    for kind in range(state.hands.shape[1]):
+        shown.hands[seat, kind] = state.hands[seat, kind]
+        shown.visible[kind] = state.visible[kind]
+        for each in range(MAX_SEATS):
+            shown.discarded[each, kind] = state.discarded[each, kind]
+            shown.waits[each, kind] = state.waits[each, kind]
+    for each in range(MAX_SEATS):
+        scratch.money[each] = work.money[each]
+        for index in range(work.exchange_choices.shape[1]):
+            scratch.exchange_choices[each, index] = work.exchange_choices[seat, index] if each == seat else 0
+    _seen_by(seat, state, scratch)
+
+
 @njit(cache=True, inline="always")  # inlined: returning the tuple from a call would count references on its arrays
-def numba_observation(seat, n_legal, state, rules, work, win_chance):
-    """The observation of the actor, its legal actions the first `n_legal` of work.legal; work.money must
-    hold each seat's money so far (the engine fills it from the deal's record); `win_chance` is the slot of
-    sim.win_chances.WinChanceLog the seat may report in."""
+def numba_observation(seat, n_legal, state, rules, work, view, win_chance):
+    """The observation of the actor, its legal actions the first `n_legal` of work.legal, built in the
+    seat's copies `view` (sim.player_view.PlayerView); work.money must hold each seat's money so far (the
+    engine fills it from the deal's record); `win_chance` is the slot of sim.win_chances.WinChanceLog the
+    seat may report in."""
+    shown, scratch = view.state, view.work
+    show_to(seat, state, work, shown, scratch)
+    for index in range(n_legal):
+        scratch.legal[index] = work.legal[index]
+    unseen_counts(seat, state, rules.tile_set, scratch.unseen)
     table = state.table
-    unseen_counts(seat, state, rules.tile_set, work.unseen)
-    _seen_by(seat, state, work)
     decision = table[DECISION]
     tile, win_value = -1, -1
     if decision == DECISION_TURN:
@@ -311,12 +332,13 @@ def numba_observation(seat, n_legal, state, rules, work, win_chance):
         tile = table[OFFER]
     if (decision == DECISION_TURN or decision == DECISION_CLAIM or decision == DECISION_ROB) and table[WIN_ALLOWED]:
         win_value = table[WIN_VALUE]
-    picked = work.exchange_choices[seat, : table[PICKED] if decision == DECISION_EXCHANGE else 0]
-    seen = work.seen_table
-    scratch = NumbaWork(work.shanten_scratch, work.distances, work.shanten_after_discard, work.fan_counts)
+    picked = scratch.exchange_choices[seat, : table[PICKED] if decision == DECISION_EXCHANGE else 0]
+    seen = scratch.seen_table
+    player_scratch = NumbaWork(scratch.shanten_scratch, scratch.distances, scratch.shanten_after_discard,
+                               scratch.fan_counts)
     return NumbaObservation(
-        seat, table[N_SEATS], decision, work.legal[:n_legal], tile, state.hands[seat], table[N_MELDS + seat],
-        work.seen_melds, state.visible, state.discarded, work.unseen, seen[DECLARED_VOID : DECLARED_VOID + MAX_SEATS],
-        seen[WON : WON + MAX_SEATS], seen[DECLARED : DECLARED + MAX_SEATS], state.waits, work.money, win_value, picked,
-        seen, rules, scratch, win_chance,
+        seat, table[N_SEATS], decision, scratch.legal[:n_legal], tile, shown.hands[seat], table[N_MELDS + seat],
+        scratch.seen_melds, shown.visible, shown.discarded, scratch.unseen, seen[DECLARED_VOID : DECLARED_VOID + MAX_SEATS],
+        seen[WON : WON + MAX_SEATS], seen[DECLARED : DECLARED + MAX_SEATS], shown.waits, scratch.money, win_value, picked,
+        seen, view.rules, player_scratch, win_chance,
     )

@@ -36,3 +36,30 @@ def reports_nonsense(observation, parameters, rng):
     """Plays its first legal action and reports a chance of winning that is not a number."""
     observation.win_chance[0] = np.nan
     return observation.legal[0], rng
+
+
+@numba_player(mode=0.0)
+@njit(cache=True)
+def hostile(observation, parameters, rng):
+    """Plays its first legal action, and attacks the deal through its observation on the way: mode 0 zeroes
+    its hand, fills the table's copies, its melds and the table fields, and writes into the rules' shanten
+    table and its own parameters; mode 1 rewrites its legal actions to offer 'discard 1m' and answers it;
+    mode 2 loops for ever at its first decision."""
+    if parameters[0] == 1:
+        observation.legal[0] = 0
+        return 0, rng
+    if parameters[0] == 2:
+        count = 0
+        while count >= 0:
+            count = (count + 1) % 1000
+    action = observation.legal[0]
+    for kind in range(34):
+        observation.hand[kind] = 0
+        observation.visible[kind] = 4
+        observation.unseen[kind] = 0
+    observation.melds[0, 0, 0] = 3
+    for field in range(observation.table.shape[0]):
+        observation.table[field] = 7
+    observation.rules.suit_table[0, 0] = 99
+    parameters[0] = 0
+    return action, rng
