@@ -23,6 +23,8 @@ import numpy as np
 import pandas as pd
 
 from analysis import svg_charts as charts
+from analysis.player_faults import COLUMN_PREFIX as FAULT_PREFIX
+from analysis.player_faults import fault_counts, format_faults
 from analysis.svg_charts import escape
 from analysis.tables import read_metadata, write_text_atomically
 
@@ -68,7 +70,11 @@ def write_report(directory: Path) -> Path:
     if "fan_frequency" in frames:
         sections.append(_fans_section(frames["fan_frequency"]))
     if run_file.is_file() and (directory / "records").is_dir():
-        sections.append(_distribution_section(directory))
+        records, problem = _records(directory)
+        sections.append(_distribution_section(records, problem))
+        faults = format_faults(fault_counts(records), config.get("players", []), len(records)) if records is not None else ""
+        if faults:
+            sections.append(_section("faults", "Player faults", f'<p class="note">{escape(faults.strip())}</p>'))
     if "beans" in frames:
         sections.append(_money_section(frames["beans"], "role", currency))
     elif "money" in frames:
@@ -277,9 +283,10 @@ def _fans_section(fans: pd.DataFrame) -> str:
     return _section("fans", "Fan frequencies", _figure(chart, caption))
 
 
-def _is_win_value_column(name: str) -> bool:
-    """The record columns ``_win_values`` reads: a run of millions of deals is read in a fraction of its size."""
-    return name in ("winner", "fan_total") or name.startswith(("win_order_", "fan_value_"))
+def _is_read_column(name: str) -> bool:
+    """The record columns the page reads (``_win_values``, the player faults): a run of millions of deals is
+    read in a fraction of its size."""
+    return name in ("winner", "fan_total") or name.startswith(("win_order_", "fan_value_", FAULT_PREFIX))
 
 
 def _win_values(records: pd.DataFrame) -> tuple[np.ndarray, str]:
@@ -312,15 +319,21 @@ def histogram_bins(values: np.ndarray) -> tuple[list[str], list[int]]:
     return labels, counts
 
 
-def _distribution_section(directory: Path) -> str:
+def _records(directory: Path) -> tuple[pd.DataFrame | None, str]:
+    """The columns of the run's records the page reads, or None and why they cannot be read."""
     from sim import runner
     from sim.ruleset import RulesetError
 
     try:
-        records = runner.read_records(directory, *runner.load_run(directory), wanted=_is_win_value_column)
+        return runner.read_records(directory, *runner.load_run(directory), wanted=_is_read_column), ""
     except (runner.RunError, RulesetError, OSError) as error:
+        return None, str(error)
+
+
+def _distribution_section(records: pd.DataFrame | None, problem: str) -> str:
+    if records is None:
         # A run whose records cannot be read (damaged, played on other rules) still gets the rest of its page.
-        return _section("distribution", "Distribution of win values", f'<p class="note">The records could not be read: {escape(error)}</p>')
+        return _section("distribution", "Distribution of win values", f'<p class="note">The records could not be read: {escape(problem)}</p>')
     values, what = _win_values(records)
     labels, counts = histogram_bins(values)
     total = max(sum(counts), 1)
