@@ -4,9 +4,17 @@ plays the deals again from their logs alone and must produce the same records (d
 The players here are ordinary Python players (docs/write-a-player.md) that read only the logs and what
 an observation shows: the decision, the seat, the turn and the tile on offer. That is the check that a log
 holds every decision of its deal, in the schema's words. A decision is found in the log by its turn (the
-engine's turn counter, which the family's event log says how to recount: ``TURN_EVENTS``) and its seat;
-a claim or a rob the log does not answer was passed. Decisions with one legal action are not asked, so the
-log's forced moves (a locked ready hand's discard) are simply stepped over.
+engine's turn counter, which the family's event log says how to recount: ``TURN_EVENTS``) and its seat.
+Decisions with one legal action are not asked, so the log's forced moves (a locked ready hand's discard)
+are simply stepped over.
+
+A claim or a rob the log does not answer was passed, or was a pong or kong overruled by another seat's win
+on the same discard (every win beats a claim), which the engine does not log. The two differ only in that
+passing a pong the seat could make forbids it that kind's pong until it acts again (过手碰,
+liangmen-xuezhan); an overruled pong does not. So where another seat won the discard, the replay answers
+with the pong (or kong) if one is legal: had the player passed instead, it was never offered that pong
+again before acting, so the log answers every later decision the same either way. Replaying it as a pass
+locked the seat out of a pong the log then makes (deal 244 of a default liangmen-xuezhan run, seed 1).
 """
 
 from pathlib import Path
@@ -64,6 +72,11 @@ class _LoggedDeal:
             if self.seats[row] == seat and self.turns[row] == turn and self.events[row] in answers:
                 yield row
 
+    def _won_by_another(self, observation) -> bool:
+        """Whether the discard on offer was won (by another seat: a win on it would be this seat's answer)."""
+        return any(self.events[row] == "win_discard" and self.turns[row] == observation.turn
+                   and self.tiles[row] == observation.tile for row in range(len(self.events)))
+
     def answer(self, observation) -> int:
         seat, decision, legal = observation.seat, observation.decision, set(observation.legal_codes)
         if decision == "turn":
@@ -85,6 +98,11 @@ class _LoggedDeal:
                 action = _legal(answers[self.events[row]], self.tiles[row], legal)
                 if action is not None:
                     return action
+            if decision == "claim" and self._won_by_another(observation):
+                for code in (PONG, KONG):  # the claim the win overruled, if the seat had one
+                    action = _legal(code, observation.tile, legal)
+                    if action is not None:
+                        return action
             return _legal(PASS, -1, legal)
         if decision == "opening ready":
             for row in range(len(self.events)):

@@ -16,10 +16,10 @@ from sim.ruleset import load_ruleset
 
 
 def logged_run(directory: Path, ruleset: str, players=None, deals: int = 200, session_length: int = 0,
-               shard_size: int = 100, logs: bool = True) -> runner.RunResult:
+               shard_size: int = 100, logs: bool = True, seed: int = 5) -> runner.RunResult:
     rules = load_ruleset(ruleset)
     seats = runner.seated_players(rules, players)
-    config = runner.RunConfig(ruleset, seats.names, deals, 5, shard_size, session_length)
+    config = runner.RunConfig(ruleset, seats.names, deals, seed, shard_size, session_length)
     return runner.run(config, directory, workers=1, logs=logs)
 
 
@@ -44,6 +44,22 @@ ROUND_TRIPS = [
 @pytest.mark.parametrize(("ruleset", "players", "session_length"), ROUND_TRIPS)
 def test_a_runs_logs_replay_to_its_records(tmp_path, ruleset, players, session_length):
     result = logged_run(tmp_path / "run", ruleset, players, session_length=session_length)
+    replayed = replay_logs(tmp_path / "run")
+    columns = engine_columns(result.records)
+    pd.testing.assert_frame_equal(replayed[columns], result.records[columns])
+
+
+def test_a_pong_overruled_by_a_win_replays_as_the_player_answered_it(tmp_path):
+    # liangmen-xuezhan forbids a seat the pong it passed until it acts (过手碰). A pong overruled by
+    # another seat's win on the same discard is not a pass, and leaves no event: in deal 244 of seed 1,
+    # seat 1's pong of 5s is overruled by seat 2's win, and seat 1 pongs 5s four turns later.
+    result = logged_run(tmp_path / "run", "liangmen-xuezhan", deals=250, shard_size=250, seed=1)
+    events = event_logs.read_logs(tmp_path / "run", deals=[244])
+    won = events[(events.event == "win_discard") & (events.tile == "5s")]
+    later = events[(events.event == "pong") & (events.tile == "5s") & (events.step > won.step.min())]
+    assert list(won.seat) == [2] and list(later.seat) == [1]
+    between = events[(events.step > won.step.min()) & (events.step < later.step.min())]
+    assert 1 not in set(between.seat)  # seat 1 did not act in between: it was never locked out of that pong
     replayed = replay_logs(tmp_path / "run")
     columns = engine_columns(result.records)
     pd.testing.assert_frame_equal(replayed[columns], result.records[columns])
