@@ -1,8 +1,10 @@
 """The step environment, the part every family shares (docs/write-a-player.md#a-step-environment): the engine
 of `mjsim run` stopped at each decision of an agent's seat, for search and learning.
 
-This module owns what does not depend on the game: which seats the built-in opponents take, refusing an
-illegal step before it reaches the engine, the legal-action mask, the agent-environment cycle (the seat to
+This module owns what does not depend on the game: which seats the built-in opponents take, refusing a
+bad argument (a seed, deal or dealer out of range, an action that is not an integer code, an illegal
+step) in Python before it reaches numba, which would wrap, truncate or read out of bounds, the legal-action
+mask, the agent-environment cycle (the seat to
 act observes, then acts), the checks of the batched form, and ``make_environment`` /
 ``make_batch_environment``, which find the family of a ruleset (``sim.families``) and build its
 environment. Each family's ``sim.<family>.environment`` holds its numba kernels (running a deal on to the
@@ -11,15 +13,93 @@ next agent decision, settling a finished deal's money, stepping many tables at o
 """
 
 import importlib
+import math
+import operator
+from numbers import Real
+from pathlib import Path
 
 import numpy as np
 
 from sim.actions import N_ACTIONS
-from sim.ruleset import load_ruleset
-from sim.user_players import PlayerFailure
+from sim.ruleset import Ruleset, load_ruleset
+from sim.user_players import Action, PlayerFailure
 
 MAX_TABLES = 1_000_000
 MAX_THREADS = 256
+MAX_SEED = 2**64 - 1  # a seed is hashed as an unsigned 64-bit number (sim.random_streams)
+MAX_DEAL = 2**63 - 1  # a deal's number is a signed 64-bit number in the engines
+
+
+def whole_number(value, name: str, low: int, high: int) -> int:
+    """`value` as an int, if it is a whole number from `low` to `high`: an int, a numpy integer or anything
+    else Python takes as an index (``operator.index``), not a bool and not a float, even an integral one
+    (a float where a count or a code belongs is a mistake more often than not). TypeError or ValueError."""
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be a whole number, not the bool {value!r}")
+    try:
+        number = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be a whole number, not {value!r} ({type(value).__name__})") from None
+    if not low <= number <= high:
+        raise ValueError(f"{name} must be from {low:,} to {high:,}, not {number:,}")
+    return number
+
+
+def checked_seed(seed) -> int:
+    return whole_number(seed, "seed", 0, MAX_SEED)
+
+
+def checked_deal(deal) -> int:
+    return whole_number(deal, "deal", 0, MAX_DEAL)
+
+
+def checked_dealer(dealer, n_seats: int) -> int:
+    """A dealer seat given to ``reset``: one of the table's seats (the engine trusts it, so a seat the table
+    does not have would be read out of its arrays' bounds)."""
+    return whole_number(dealer, f"the dealer (a seat of this table of {n_seats})", 0, n_seats - 1)
+
+
+def checked_money(stake, fee) -> tuple[float, float]:
+    """(stake, fee) as floats: finite real numbers, the stake positive and the fee not negative, as a
+    room's (analysis.rooms)."""
+    values = []
+    for name, value, low in (("stake", stake, 0.0), ("fee", fee, 0.0)):
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, Real):
+            raise TypeError(f"{name} must be a number, not {value!r} ({type(value).__name__})")
+        value = float(value)
+        if not math.isfinite(value) or value < low or (name == "stake" and value == 0):
+            raise ValueError(f"{name} must be a finite number, {'positive' if name == 'stake' else 'not negative'}; "
+                             f"not {value!r}")
+        values.append(value)
+    return values[0], values[1]
+
+
+def step_code(action) -> int:
+    """The integer code of an action given to ``step``: an ``Action`` or its code (an int or numpy integer).
+    A float is refused even when integral: action codes are names, not quantities, and a float here is
+    more likely a probability or a value passed by mistake (Gymnasium's Discrete spaces refuse them too).
+    Whether the code is legal is the caller's check."""
+    if isinstance(action, Action):
+        action = action.code
+    if isinstance(action, (bool, np.bool_)):
+        raise TypeError(f"an action is an Action or its integer code, not the bool {action!r}")
+    try:
+        return operator.index(action)
+    except TypeError:
+        raise TypeError(f"an action is an Action or its integer code, not {action!r} ({type(action).__name__})") from None
+
+
+def ruleset_of(ruleset, family: str | None = None) -> Ruleset:
+    """A ruleset given by name, file or ``Ruleset``; with `family`, one of that family's (a family's engine
+    reads another's settings as its own)."""
+    if isinstance(ruleset, (str, Path)):
+        ruleset = load_ruleset(ruleset)
+    if not isinstance(ruleset, Ruleset):
+        raise TypeError(f"a ruleset is a name (such as 'erren'), a .toml file or a Ruleset, not {ruleset!r}")
+    if family is not None and ruleset.family != family:
+        raise ValueError(f"this environment plays family-{family} rulesets, not {ruleset.id} (family {ruleset.family}): "
+                         f"make_environment finds a ruleset's own")
+    return ruleset
 
 
 def heuristic_seats(opponents, n_seats: int, players, agent_kind: int):
@@ -28,9 +108,12 @@ def heuristic_seats(opponents, n_seats: int, players, agent_kind: int):
     (`agent_kind`: the engine's USER)."""
     kinds = np.full(n_seats, agent_kind, np.int64)
     parameters = np.zeros((n_seats, players.N_PARAMETERS))
+    if opponents is not None and not isinstance(opponents, dict):
+        raise TypeError(f"opponents must be a dict of seat: heuristic text, not {type(opponents).__name__}")
     for seat, text in (opponents or {}).items():
-        if seat not in range(n_seats):
-            raise ValueError(f"a table of {n_seats} seats has seats 0 to {n_seats - 1}, not {seat}")
+        seat = whole_number(seat, f"an opponent's seat (a table of {n_seats} seats)", 0, n_seats - 1)
+        if not isinstance(text, str):
+            raise TypeError(f"seat {seat}'s opponent must be a heuristic's text, such as 'greedy', not {text!r}")
         kinds[seat], parameters[seat], _ = players.parse_player(text)
     return kinds, parameters
 
@@ -78,10 +161,11 @@ class StepEnvironment:
         return mask
 
     def step(self, action):
-        """Answer the pending decision with `action` (an ``Action`` or its code); returns the next
-        observation, None once the deal is over (then ``rewards`` holds its money). An illegal action is
-        refused (``PlayerFailure``) and the table is left as it was."""
-        code = int(getattr(action, "code", action))
+        """Answer the pending decision with `action` (an ``Action`` or its integer code); returns the next
+        observation, None once the deal is over (then ``rewards`` holds its money). A value that is not an
+        action is refused (TypeError), an illegal action too (``PlayerFailure``), and the table is left as
+        it was."""
+        code = step_code(action)
         if self.terminated:
             raise PlayerFailure("the deal is over: reset the environment before stepping it")
         if code not in self._legal:
@@ -96,10 +180,8 @@ class BatchStepEnvironment:
     as at the start)."""
 
     def __init__(self, n_tables: int, threads: int):
-        if not 1 <= n_tables <= MAX_TABLES:
-            raise ValueError(f"n_tables must be between 1 and {MAX_TABLES:,}")
-        if not 1 <= threads <= min(n_tables, MAX_THREADS):
-            raise ValueError(f"threads must be between 1 and the number of tables (at most {MAX_THREADS})")
+        n_tables = whole_number(n_tables, "n_tables", 1, MAX_TABLES)
+        self.threads = whole_number(threads, "threads (at most the number of tables)", 1, min(n_tables, MAX_THREADS))
         self.n = n_tables
 
     def _step(self, actions):
@@ -115,11 +197,21 @@ class BatchStepEnvironment:
         self.steps[:] = 0
 
     def step(self, actions):
-        """Answer every table's pending decision: actions[b] must be legal in masks[b]."""
-        actions = np.asarray(actions, np.int64)
+        """Answer every table's pending decision: actions[b], an integer code, must be legal in masks[b].
+        An array that is not one integer code per table is refused (TypeError, ValueError: floats are,
+        even integral ones, as ``step`` of one table refuses them), an illegal action too
+        (``PlayerFailure``), before any table moves."""
+        actions = np.asarray(actions)
+        if actions.dtype.kind not in "iu":
+            raise TypeError(f"actions must be integer action codes, not an array of {actions.dtype}")
         if actions.shape != (self.n,):
-            raise ValueError(f"one action per table: {self.n} actions, not {actions.shape}")
-        chosen = self.masks[np.arange(self.n), np.clip(actions, 0, N_ACTIONS - 1)] & (actions >= 0) & (actions < N_ACTIONS)
+            raise ValueError(f"one action per table: an array of shape ({self.n},), not {actions.shape}")
+        in_range = (actions >= 0) & (actions < N_ACTIONS)
+        if not in_range.all():
+            table = int(np.flatnonzero(~in_range)[0])
+            raise ValueError(f"table {table}: action {int(actions[table])} is not an action code (0 to {N_ACTIONS - 1})")
+        actions = actions.astype(np.int64)
+        chosen = self.masks[np.arange(self.n), actions]
         if not chosen.all():
             table = int(np.flatnonzero(~chosen)[0])
             raise PlayerFailure(f"table {table}: action {int(actions[table])} is not legal there")
@@ -134,7 +226,7 @@ class BatchStepEnvironment:
 def _family_module(ruleset):
     from sim.families import family_of  # here: the families import their engines, which import much
 
-    ruleset = load_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
+    ruleset = ruleset_of(ruleset)
     return ruleset, importlib.import_module(f"sim.{family_of(ruleset).name}.environment")
 
 

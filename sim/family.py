@@ -9,8 +9,8 @@ A family is a package under ``sim/`` (``sim.erren``, ``sim.xuezhan``) holding th
   ``Players`` class whose ``parse(texts, seats)`` seats one player per seat;
 - ``replay_report``: ``format_deal(log, ruleset, players, seed)``, what `mjsim replay` prints;
 - ``event_log``: ``EVENT_NAMES`` and ``log_table(batch_log, record_columns)``, a batch's events as rows of
-  the event-log schema (``sim.event_logs``), and ``replay_answer``, how a logged deal answers a decision
-  (``sim.log_replay``);
+  the event-log schema (``sim.event_logs``), and ``TURN_EVENTS``, the events after which the engine's turn
+  counter has moved on, by which ``sim.log_replay`` finds a decision in a log;
 - ``scoring``: what `mjsim score` needs beyond the shared checks of ``sim.scoring``: ``check(hand, win,
   context, ruleset)`` and ``score_rows(rows, ruleset)``;
 - ``money``: the family's money from per-deal records: ``seat_changes``, ``seat_wins``, ``units_moved``,

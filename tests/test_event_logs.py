@@ -6,61 +6,109 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
 
 from sim import event_logs, runner
 from sim.families import family_of
-from sim.log_replay import LogMismatch, replay_logs
+from sim.log_replay import LogMismatch, check_round_trip, engine_columns, replay_logs
+from sim.log_replay import main as log_replay_main
 from sim.ruleset import load_ruleset
 
 
 def logged_run(directory: Path, ruleset: str, players=None, deals: int = 200, session_length: int = 0,
-               shard_size: int = 100, logs: bool = True) -> runner.RunResult:
+               shard_size: int = 100, logs: bool = True, seed: int = 5) -> runner.RunResult:
     rules = load_ruleset(ruleset)
     seats = runner.seated_players(rules, players)
-    config = runner.RunConfig(ruleset, seats.names, deals, 5, shard_size, session_length)
+    config = runner.RunConfig(ruleset, seats.names, deals, seed, shard_size, session_length)
     return runner.run(config, directory, workers=1, logs=logs)
 
 
-def engine_columns(records: pd.DataFrame) -> list[str]:
-    return [name for name in records.columns if not name.startswith("win_chances_")]
-
-
 # Every ruleset, at each table size it is played at, with players whose decisions differ in kind (random
-# passes and claims oddly, value and defensive plan and fold) and one run in sessions (the dealer follows
-# the winner).
+# passes and claims oddly, value and defensive plan and fold, ev is a numba player reporting its chances),
+# one run in sessions per family (the dealer follows the winner), as many deals as the suite's time allows
+# (some 25 s in all here); `python -m sim.log_replay` checks whole runs (docs/event-logs.md#the-round-trip).
 ROUND_TRIPS = [
-    ("erren", "greedy,greedy", 0),
-    ("erren", "random,defensive", 10),
-    ("erren-classic", "value,random", 0),
-    ("erren-challenge", "greedy,greedy", 0),
-    ("liangmen-xuezhan", "random,defensive,value,greedy", 5),
-    ("sanren-liangfang", "greedy,random,defensive", 0),
-    ("sanren-liangfang", "greedy,value", 0),
+    ("erren", "greedy,greedy", 0, 2500),
+    ("erren", "random,defensive", 10, 1500),
+    ("erren-classic", "ev,random", 0, 800),
+    ("erren-challenge", "greedy,value", 0, 1000),
+    ("liangmen-xuezhan", "random,defensive,value,greedy", 5, 1500),
+    ("sanren-liangfang", "greedy,random,defensive", 0, 1200),
+    ("sanren-liangfang", "greedy,value", 0, 1500),
 ]
 
 
-@pytest.mark.parametrize(("ruleset", "players", "session_length"), ROUND_TRIPS)
-def test_a_runs_logs_replay_to_its_records(tmp_path, ruleset, players, session_length):
-    result = logged_run(tmp_path / "run", ruleset, players, session_length=session_length)
-    replayed = replay_logs(tmp_path / "run")
+@pytest.mark.parametrize(("ruleset", "players", "session_length", "deals"), ROUND_TRIPS)
+def test_a_runs_logs_replay_to_its_events_and_records(tmp_path, ruleset, players, session_length, deals):
+    logged_run(tmp_path / "run", ruleset, players, deals, session_length, shard_size=deals // 2)
+    trip = check_round_trip(tmp_path / "run")  # LogMismatch at the first difference
+    assert trip.deals == deals and trip.events == len(event_logs.read_logs(tmp_path / "run"))
+
+
+def test_replay_logs_gives_the_runs_records(tmp_path):
+    result = logged_run(tmp_path / "run", "sanren-liangfang", "greedy,ev,random", deals=60, shard_size=30)
+    replayed = replay_logs(tmp_path / "run", deals=40)
     columns = engine_columns(result.records)
-    pd.testing.assert_frame_equal(replayed[columns], result.records[columns])
+    pd.testing.assert_frame_equal(replayed[columns], result.records[columns].iloc[:40])
 
 
-def test_a_log_missing_a_decision_does_not_replay(tmp_path):
+def test_a_pong_overruled_by_a_win_replays_as_the_player_answered_it(tmp_path):
+    # liangmen-xuezhan forbids a seat the pong it passed until it acts (过手碰). A pong overruled by
+    # another seat's win on the same discard is not a pass, and leaves no event: in deal 244 of seed 1,
+    # seat 1's pong of 5s is overruled by seat 2's win, and seat 1 pongs 5s four turns later.
+    logged_run(tmp_path / "run", "liangmen-xuezhan", deals=250, shard_size=250, seed=1)
+    events = event_logs.read_logs(tmp_path / "run", deals=[244])
+    won = events[(events.event == "win_discard") & (events.tile == "5s")]
+    later = events[(events.event == "pong") & (events.tile == "5s") & (events.step > won.step.min())]
+    assert list(won.seat) == [2] and list(later.seat) == [1]
+    between = events[(events.step > won.step.min()) & (events.step < later.step.min())]
+    assert 1 not in set(between.seat)  # seat 1 did not act in between: it was never locked out of that pong
+    assert check_round_trip(tmp_path / "run").deals == 250
+
+
+def test_a_log_missing_a_decision_is_one_error_naming_its_deal_seat_and_decision(tmp_path):
     logged_run(tmp_path / "run", "erren", deals=100)
     path = event_logs.log_path(tmp_path / "run", 0)
     events = pq.read_table(path).to_pandas()
-    first_claim = events.index[events.event.isin(["pong", "chow"])][0]
-    pq.write_table(pq.read_table(path).take(np.delete(np.arange(len(events)), first_claim)), path)
-    try:
-        replayed = replay_logs(tmp_path / "run")
-    except LogMismatch:
-        return
-    original = runner.read_records(tmp_path / "run", *runner.load_run(tmp_path / "run"))
-    assert not replayed[engine_columns(original)].equals(original[engine_columns(original)])
+    discard = events.index[(events.deal == 7) & (events.event == "discard")][3]
+    turn = 1 + int(events.loc[: discard - 1].query("deal == 7").event.isin(["draw", "chow", "pong", "kong"]).sum())
+    pq.write_table(pq.read_table(path).take(np.delete(np.arange(len(events)), discard)), path)
+    seat = events.seat[discard]
+    with pytest.raises(LogMismatch, match=rf"^deal 7, seat {seat}, turn decision at turn {turn}: the log has no answer"):
+        check_round_trip(tmp_path / "run")
+
+
+def test_a_log_whose_events_differ_from_the_replays_is_one_error_naming_the_deal_and_step(tmp_path):
+    logged_run(tmp_path / "run", "liangmen-xuezhan", deals=20, shard_size=20)
+    path = event_logs.log_path(tmp_path / "run", 0)
+    table = pq.read_table(path)
+    events = table.to_pandas()
+    draw = events.index[(events.deal == 3) & (events.event == "draw")][5]
+    money = events.money.to_numpy().copy()
+    money[draw] = 9  # a draw moves no money
+    pq.write_table(table.set_column(table.schema.get_field_index("money"), "money", pa.array(money)), path)
+    tile, seat, step = events.tile[draw], events.seat[draw], events.step[draw]
+    with pytest.raises(LogMismatch, match=rf"^deal 3, step {step}: the log has seat {seat} draw {tile} 9 to seat -1, "
+                                          rf"the replay seat {seat} draw {tile}$"):
+        check_round_trip(tmp_path / "run")
+
+
+def test_python_m_sim_log_replay_checks_a_run_or_gives_one_error_line(tmp_path, capsys):
+    logged_run(tmp_path / "run", "erren", deals=50, shard_size=50)
+    assert log_replay_main([str(tmp_path / "run"), "--deals", "30"]) == 0
+    assert "30 deals" in capsys.readouterr().out
+    assert log_replay_main([str(tmp_path / "nowhere")]) == 2
+    assert log_replay_main([str(tmp_path / "run"), "--deals", "0"]) == 2
+    path = event_logs.log_path(tmp_path / "run", 0)
+    table = pq.read_table(path)
+    pq.write_table(table.filter(pc.not_equal(table.column("deal"), 20)), path)
+    assert log_replay_main([str(tmp_path / "run")]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 3 and all(line.startswith("error: ") for line in lines)
+    assert lines[-1] == f"error: deal 20 is not in the logs of {tmp_path / 'run'}"
 
 
 def test_logging_changes_no_record(tmp_path):

@@ -19,7 +19,16 @@ from numba import njit, prange
 
 from kernels.fan_ids import N_FANS
 from sim.actions import N_ACTIONS
-from sim.environment import BatchStepEnvironment, StepEnvironment, heuristic_seats
+from sim.environment import (
+    BatchStepEnvironment,
+    StepEnvironment,
+    checked_deal,
+    checked_dealer,
+    checked_money,
+    checked_seed,
+    heuristic_seats,
+    ruleset_of,
+)
 from sim.erren import engine
 from sim.erren.engine import (
     MAX_EVENTS,
@@ -46,7 +55,6 @@ from sim.erren.table import (
     new_work,
 )
 from sim.random_streams import random_below, stream_state
-from sim.ruleset import load_ruleset
 
 N_SEATS = 2
 
@@ -97,10 +105,10 @@ class Environment(StepEnvironment):
     ACTOR = ACTOR
 
     def __init__(self, ruleset="erren", opponents: dict | None = None, stake: float = 1.0, fee: float = 0.0):
-        self.ruleset = load_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
+        self.ruleset = ruleset_of(ruleset, "erren")
         self.rules, self.template = engine.kernel_rules(self.ruleset)
         self.kinds, self.parameters = _heuristic_seats(opponents)
-        self.stake, self.fee = float(stake), float(fee)
+        self.stake, self.fee = checked_money(stake, fee)
         self.state, self.work = new_state(), new_work()
         self.wall = self.template.copy()
         self.events = np.zeros((MAX_EVENTS, 3), np.int16)
@@ -111,9 +119,11 @@ class Environment(StepEnvironment):
 
     def reset(self, seed: int, deal: int = 0, dealer: int | None = None):
         """Deal `deal` of `seed` (its dealer drawn as ``mjsim run`` draws it unless given); returns the first
-        observation, or None if the deal ended without an agent's choice."""
-        self.seed, self.deal = int(seed), int(deal)
-        dealer = _first_dealer(np.uint64(seed), deal) if dealer is None else dealer
+        observation, or None if the deal ended without an agent's choice. Each argument is checked first
+        (``sim.environment``): a bad one raises TypeError or ValueError and leaves the table as it was."""
+        seed, deal = checked_seed(seed), checked_deal(deal)
+        dealer = _first_dealer(np.uint64(seed), deal) if dealer is None else checked_dealer(dealer, N_SEATS)
+        self.seed, self.deal = seed, deal
         begin_deal(deal, dealer, np.uint64(seed), self.template, self.wall, self.rules, self.state, self.work,
                    self.events, self.record, False)
         return self._advance()
@@ -215,11 +225,11 @@ class BatchEnvironment(BatchStepEnvironment):
     def __init__(self, n_tables: int, ruleset="erren", opponents: dict | None = None, seed: int = 0,
                  stake: float = 1.0, fee: float = 0.0, threads: int = 1):
         super().__init__(n_tables, threads)
-        self.ruleset = load_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
+        self.ruleset = ruleset_of(ruleset, "erren")
         self.rules, self.template = engine.kernel_rules(self.ruleset)
         self.kinds, self.parameters = _heuristic_seats(opponents)
-        self.n, self.seed, self.stake, self.fee = n_tables, int(seed), float(stake), float(fee)
-        n = n_tables
+        self.seed, (self.stake, self.fee) = checked_seed(seed), checked_money(stake, fee)
+        n = self.n
         shapes = new_state()
         self.hands_all = np.zeros((n, *shapes.hands.shape), np.int8)
         self.melds = np.zeros((n, *shapes.melds.shape), np.int8)
@@ -234,13 +244,13 @@ class BatchEnvironment(BatchStepEnvironment):
         self.fans = np.zeros((n, N_FANS), np.uint8)
         self.events = np.zeros((1, 3), np.int16)  # no event log: a one-row log records nothing
         # one set of work arrays per thread, stacked field by field
-        self.works = Work(*(np.stack(arrays) for arrays in zip(*(new_work() for _ in range(threads)), strict=True)))
+        self.works = Work(*(np.stack(arrays) for arrays in zip(*(new_work() for _ in range(self.threads)), strict=True)))
         self.actors = np.zeros(n, np.int64)
         self.hands = np.zeros((n, self.hands_all.shape[2]), np.int8)
         self.masks = np.zeros((n, N_ACTIONS), bool)
         self.rewards = np.zeros((n, N_SEATS))
         self.finished = np.zeros(n, bool)
-        self.steps = np.zeros(threads, np.int64)
+        self.steps = np.zeros(self.threads, np.int64)
         self.next_deal = np.arange(n, dtype=np.int64)
 
     def _step(self, actions):

@@ -21,9 +21,18 @@ from numba import njit, prange
 
 from kernels.fan_ids import N_FANS
 from sim.actions import N_ACTIONS
-from sim.environment import BatchStepEnvironment, StepEnvironment, heuristic_seats
+from sim.environment import (
+    BatchStepEnvironment,
+    StepEnvironment,
+    checked_deal,
+    checked_dealer,
+    checked_money,
+    checked_seed,
+    heuristic_seats,
+    ruleset_of,
+    whole_number,
+)
 from sim.random_streams import random_below, stream_state
-from sim.ruleset import load_ruleset
 from sim.xuezhan import engine
 from sim.xuezhan import players as players_module
 from sim.xuezhan.engine import (
@@ -42,7 +51,7 @@ from sim.xuezhan.table import ACTOR, MAX_SEATS, TABLE_FIELDS, State, Work, legal
 
 
 def _seat_count(ruleset, n_seats):
-    n_seats = ruleset.players[0] if n_seats is None else int(n_seats)
+    n_seats = ruleset.players[0] if n_seats is None else whole_number(n_seats, "n_seats", 0, MAX_SEATS)
     if n_seats not in ruleset.players:
         raise ValueError(f"{ruleset.id} is played by {' or '.join(map(str, ruleset.players))} players, not {n_seats}")
     return n_seats
@@ -84,11 +93,11 @@ class Environment(StepEnvironment):
 
     def __init__(self, ruleset="liangmen-xuezhan", opponents: dict | None = None, stake: float = 1.0,
                  fee: float = 0.0, n_seats: int | None = None):
-        self.ruleset = load_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
+        self.ruleset = ruleset_of(ruleset, "xuezhan")
         self.rules, self.template = engine.kernel_rules(self.ruleset)
         self.n_seats = _seat_count(self.ruleset, n_seats)
         self.kinds, self.parameters = heuristic_seats(opponents, self.n_seats, players_module, engine.USER)
-        self.stake, self.fee = float(stake), float(fee)
+        self.stake, self.fee = checked_money(stake, fee)
         self.state, self.work = new_state(), new_work()
         self.wall = self.template.copy()
         self.events = np.zeros((MAX_EVENTS, 4), np.int32)
@@ -99,11 +108,13 @@ class Environment(StepEnvironment):
 
     def reset(self, seed: int, deal: int = 0, dealer: int | None = None):
         """Deal `deal` of `seed` (its dealer drawn as ``mjsim run`` draws it without sessions, unless given);
-        returns the first observation, or None if the deal ended without an agent's choice."""
-        self.seed, self.deal = int(seed), int(deal)
-        dealer = _first_dealer(np.uint64(seed), deal, self.n_seats) if dealer is None else int(dealer)
-        if dealer not in range(self.n_seats):
-            raise ValueError(f"the dealer is one of seats 0 to {self.n_seats - 1}, not {dealer}")
+        returns the first observation, or None if the deal ended without an agent's choice. Each argument is
+        checked first (``sim.environment``): a bad one raises TypeError or ValueError and leaves the table as
+        it was."""
+        seed, deal = checked_seed(seed), checked_deal(deal)
+        n = self.n_seats
+        dealer = _first_dealer(np.uint64(seed), deal, n) if dealer is None else checked_dealer(dealer, n)
+        self.seed, self.deal = seed, deal
         begin_deal(deal, dealer, self.n_seats, np.uint64(seed), self.template, self.wall, self.rules, self.state,
                    self.work, self.events, self.record, self.fans, False)
         return self._advance()
@@ -212,12 +223,12 @@ class BatchEnvironment(BatchStepEnvironment):
     def __init__(self, n_tables: int, ruleset="liangmen-xuezhan", opponents: dict | None = None, seed: int = 0,
                  stake: float = 1.0, fee: float = 0.0, threads: int = 1, n_seats: int | None = None):
         super().__init__(n_tables, threads)
-        self.ruleset = load_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
+        self.ruleset = ruleset_of(ruleset, "xuezhan")
         self.rules, self.template = engine.kernel_rules(self.ruleset)
         self.n_seats = _seat_count(self.ruleset, n_seats)
         self.kinds, self.parameters = heuristic_seats(opponents, self.n_seats, players_module, engine.USER)
-        self.seed, self.stake, self.fee, self.threads = int(seed), float(stake), float(fee), threads
-        n = n_tables
+        self.seed, (self.stake, self.fee) = checked_seed(seed), checked_money(stake, fee)
+        n = self.n
         shapes = new_state()
         self.hands_all = np.zeros((n, *shapes.hands.shape), np.int8)
         self.melds = np.zeros((n, *shapes.melds.shape), np.int8)
@@ -235,7 +246,7 @@ class BatchEnvironment(BatchStepEnvironment):
         self.masks = np.zeros((n, N_ACTIONS), bool)
         self.rewards = np.zeros((n, self.n_seats))
         self.finished = np.zeros(n, bool)
-        self.steps = np.zeros(threads, np.int64)
+        self.steps = np.zeros(self.threads, np.int64)
         self.next_deal = np.arange(n, dtype=np.int64)
 
     def _step(self, actions):
