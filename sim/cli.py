@@ -24,22 +24,23 @@ from sim.ruleset import RulesetError
 from sim.runner import RunError
 from sim.scoring import ScoringError
 
+# Limits checked up front, so that a huge value is one error line, not an overflow deep in a kernel or a
+# machine brought down growing toward all its memory (shared with the run directory's reader).
+from sim.size_limits import (
+    LARGEST_DEALS,
+    LARGEST_DUEL,
+    LARGEST_RUNS,
+    LARGEST_SEED,
+    LARGEST_SESSION,
+    LARGEST_SHARD,
+    LARGEST_SIMULATED,
+)
+
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="mjsim: Monte Carlo simulator for two-player Chinese mahjong.")
 
 
 class UserError(Exception):
     """A problem with what the user asked for, reported as one line."""
-
-
-# Limits checked up front, so that a huge value is one error line, not an overflow deep in a kernel or a
-# machine brought down growing toward all its memory.
-LARGEST_SEED = 2**63 - 1  # seeds become unsigned 64-bit stream keys
-LARGEST_DEALS = 10**12
-LARGEST_SHARD = 1_000_000  # deals held in memory at once per worker
-LARGEST_SESSION = 100_000  # a replay plays its whole session up to the deal
-LARGEST_DUEL = 10**8  # walls of a duel or league, held in memory
-LARGEST_SIMULATED = 10**9  # economics: horizon x players simulated at once
-LARGEST_RUNS = 10**7  # campaign runs: their rows are held in memory
 
 
 def _within(name: str, value: int, low: int, high: int) -> None:
