@@ -14,9 +14,7 @@ figures in the rooms' own currency.
 """
 
 import datetime
-import json
 import math
-import tomllib
 from pathlib import Path
 
 import numpy as np
@@ -52,12 +50,14 @@ svg.chart {{ display: block; max-width: 100%; height: auto; }}
 
 def write_report(directory: Path) -> Path:
     """Write ``directory/report.html``, the page of the run in `directory` (module text), and return its path."""
+    from sim.runner import read_run_file
+
     directory = Path(directory)
     tables = {path.stem: path for path in sorted(directory.glob("*.parquet"))}
     run_file = directory / "run.json"
     if not tables and not run_file.is_file():
         raise ValueError(f"{directory} holds no run: neither run.json nor any Parquet table")
-    run = json.loads(run_file.read_text(encoding="utf-8")) if run_file.is_file() else {}
+    run = read_run_file(directory) if run_file.exists() else {}
     config = {**next((read_metadata(path).get("config", {}) for path in tables.values()), {}), **run}
     ruleset = _ruleset(config)
     currency = _currency(ruleset, tables)
@@ -159,12 +159,12 @@ def _today() -> str:
 
 def _ruleset(config: dict):
     """The run's ruleset, built from the text the run kept (so a since-edited file does not matter), or None."""
-    from sim.ruleset import RulesetError, parse_ruleset
+    from sim.ruleset import RulesetError, parse_ruleset_text
 
     source = config.get("ruleset_source")
     try:
-        return parse_ruleset(tomllib.loads(source), source, str(config.get("ruleset"))) if source else None
-    except (RulesetError, tomllib.TOMLDecodeError, TypeError):
+        return parse_ruleset_text(source, str(config.get("ruleset"))) if isinstance(source, str) and source else None
+    except RulesetError:
         return None
 
 

@@ -7,7 +7,9 @@ every shard before it is resumed or read.
   The lock file stays in the directory; nothing else reads it.
 - **The manifest.** ``manifest.json`` lists every shard the run wrote with the SHA-256 of its bytes, its
   first deal, its row count and the source hash of the code that played it. The parent process rewrites it
-  (atomically) after each finished shard, so it never names a shard that is not on disk.
+  (atomically) after each finished shard, so it never names a shard that is not on disk. It is read within
+  limits (``sim.input_limits``) and checked field by field: a damaged manifest is one RunError naming the
+  field, and the run is left as it is.
 - **Every shard checked.** A shard is sound when it is in the manifest with the same hash, and its own
   metadata names this run's configuration hash, its index, its first deal and its row count. A missing,
   foreign, duplicated (a copy of another shard), truncated or damaged shard fails one of these. Parquet page
@@ -21,6 +23,7 @@ import fcntl
 import hashlib
 import json
 import os
+import re
 import socket
 from pathlib import Path
 
@@ -28,6 +31,8 @@ import pyarrow.parquet as pq
 
 from analysis.tables import read_metadata, write_text_atomically
 from kernels.compile_cache import source_key
+from sim.input_limits import read_json
+from sim.size_limits import LARGEST_DEALS, LARGEST_SHARD, MAX_SHARDS
 
 RUN_FILE = "run.json"
 LOCK_FILE = ".mjsim-lock"
@@ -36,6 +41,13 @@ RECORDS = "records"
 LOGS = "logs"  # event logs, one per shard (sim.event_logs)
 SET_ASIDE = "set-aside"
 MANIFEST_FORMAT = 1
+ENTRY_KEYS = {"sha256", "first_deal", "rows", "source_hash"}
+LOG_KEY = "log"  # a shard's entry names its event log, when the run wrote one (older manifests have none)
+LOG_ENTRY_KEYS = {"sha256", "rows", "first_deal"}
+SHARD_NAME = re.compile(r"shard-[0-9]{6}\.parquet")
+HEX = re.compile(r"[0-9a-f]+")
+LARGEST_MANIFEST = MAX_SHARDS * 1024  # bytes: an entry with its log's takes about 400
+LARGEST_LOG_ROWS = LARGEST_SHARD * 10_000  # events in one shard's log, far above any deal's count
 
 
 class RunError(ValueError):
@@ -122,17 +134,74 @@ def shard_metadata(run_config: dict, index: int, first: int, rows: int) -> dict:
 
 
 def read_manifest(directory: Path) -> dict | None:
-    """The manifest's shard entries (file name -> entry), or None for a run written before manifests."""
+    """The manifest's shard entries (file name -> entry), or None for a run written before manifests; a
+    RunError naming the field when any of it is not what the run writes (the file is left as it is)."""
     path = directory / MANIFEST
-    if not path.exists():
+    if not path.exists() and not path.is_symlink():
         return None
-    try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-        if manifest.get("format") != MANIFEST_FORMAT or not isinstance(manifest.get("shards"), dict):
-            raise ValueError("unknown format")
-        return manifest["shards"]
-    except (OSError, UnicodeDecodeError, ValueError, AttributeError) as error:
-        raise RunError(f"{path} is damaged ({error}); the run's shards cannot be checked") from None
+    manifest = read_json(path, RunError, "", LARGEST_MANIFEST)
+    problem = _manifest_problem(manifest)
+    if problem is not None:
+        raise RunError(f"{path} is damaged ({problem}); the run's shards cannot be checked, and it is left as it is")
+    return manifest["shards"]
+
+
+def whole_number_problem(name: str, value, low: int, high: int) -> str | None:
+    """Why `value` is not a whole number from `low` to `high` (a JSON field `name`), or None."""
+    if type(value) is not int:
+        return f"{name} = {json_excerpt(value)} is not a whole number"
+    if not low <= value <= high:
+        return f"{name} = {value:,} is not from {low:,} to {high:,}"
+    return None
+
+
+def json_excerpt(value) -> str:
+    """A value as JSON, cut short: what an error message shows of a field."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _hash_problem(name: str, value, length: int = 64) -> str | None:
+    if not isinstance(value, str) or not HEX.fullmatch(value) or len(value) > length:
+        return f"{name} = {json_excerpt(value)} is not a hexadecimal hash"
+    return None
+
+
+def _manifest_problem(manifest) -> str | None:
+    """What in a parsed manifest is not as the run writes it, field by field, or None."""
+    if not isinstance(manifest, dict):
+        return "not a JSON object"
+    if manifest.get("format") != MANIFEST_FORMAT:
+        return f"format = {json_excerpt(manifest.get('format'))}, not {MANIFEST_FORMAT}"
+    shards = manifest.get("shards")
+    if not isinstance(shards, dict):
+        return "shards is not an object of shard entries"
+    if len(shards) > MAX_SHARDS:
+        return f"{len(shards):,} shard entries; a run has at most {MAX_SHARDS:,}"
+    for name, entry in shards.items():
+        if not SHARD_NAME.fullmatch(name):
+            return f"shards has an entry {json_excerpt(name)}, not a shard's file name"
+        if not isinstance(entry, dict) or not ENTRY_KEYS <= set(entry) <= ENTRY_KEYS | {LOG_KEY}:
+            return f"shards.{name} is not an entry of {', '.join(sorted(ENTRY_KEYS))} (and {LOG_KEY})"
+        problem = (_hash_problem(f"shards.{name}.sha256", entry["sha256"])
+                   or whole_number_problem(f"shards.{name}.first_deal", entry["first_deal"], 0, LARGEST_DEALS - 1)
+                   or whole_number_problem(f"shards.{name}.rows", entry["rows"], 1, LARGEST_SHARD)
+                   or _hash_problem(f"shards.{name}.source_hash", entry["source_hash"]))
+        if problem is None and LOG_KEY in entry:
+            log = entry[LOG_KEY]
+            if not isinstance(log, dict) or set(log) != LOG_ENTRY_KEYS:
+                return f"shards.{name}.{LOG_KEY} is not an entry of {', '.join(sorted(LOG_ENTRY_KEYS))}"
+            problem = (_hash_problem(f"shards.{name}.{LOG_KEY}.sha256", log["sha256"])
+                       or whole_number_problem(f"shards.{name}.{LOG_KEY}.rows", log["rows"], 0, LARGEST_LOG_ROWS)
+                       or whole_number_problem(f"shards.{name}.{LOG_KEY}.first_deal", log["first_deal"], 0, LARGEST_DEALS - 1))
+        if problem is not None:
+            return problem
+    return None
+
+
+def has_logs(entries: dict) -> bool:
+    """Whether the run logs its deals: some shard's manifest entry lists an event log."""
+    return any(LOG_KEY in entry for entry in entries.values())
 
 
 def write_manifest(directory: Path, entries: dict) -> None:
@@ -159,7 +228,7 @@ def shard_problem(path: Path, index: int, first: int, rows: int, run_config: dic
         n_rows = pq.ParquetFile(path).metadata.num_rows
     except Exception as error:  # pyarrow reports a damaged file with several exception types
         return f"unreadable as Parquet ({str(error).splitlines()[0] if str(error) else type(error).__name__})"
-    config = metadata.get("config") or {}
+    config = metadata.get("config") if isinstance(metadata.get("config"), dict) else {}
     own = {key: config.get(key) for key in run_config}
     if own != run_config:
         return "it belongs to another run (its configuration differs)"

@@ -26,7 +26,6 @@ import shutil
 import signal
 import threading
 import time
-import tomllib
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, replace
@@ -47,13 +46,13 @@ from kernels.compile_cache import source_key
 from sim import event_logs, run_directory, win_chances
 from sim.families import family_of
 from sim.player_text import split_players
-from sim.ruleset import RulesetError, load_ruleset, parse_ruleset
-from sim.run_directory import RECORDS, RUN_FILE, RunError
+from sim.input_limits import LARGEST_TOML_FILE, read_json
+from sim.ruleset import XUEZHAN_SEAT_COUNTS, RulesetError, load_ruleset, parse_ruleset_text
+from sim.run_directory import RECORDS, RUN_FILE, RunError, json_excerpt, whole_number_problem
+from sim.size_limits import LARGEST_DEALS, LARGEST_SEED, LARGEST_SESSION, LARGEST_SHARD, MAX_SHARDS
 from sim.terminal_text import display_width
 from sim.user_players import builtin_numba_seat, is_user_player, user_player_label
 from sim.waiting_limits import seconds_from_environment
-
-MAX_SHARDS = 100_000  # files in one records directory, and entries in its manifest
 
 
 @dataclass(frozen=True)
@@ -66,8 +65,15 @@ class RunConfig:
     session_length: int = 0
 
     def check(self) -> None:
-        if self.deals < 1 or self.shard_size < 1 or self.seed < 0 or self.session_length < 0:
-            raise RunError("--deals and --shard-size must be positive, --seed and --session-length not negative")
+        """A RunError unless every setting is within sim.size_limits (the command line checks its options
+        against the same numbers first; a run.json is checked with this too)."""
+        for name, value, low, high in (
+            ("--deals", self.deals, 1, LARGEST_DEALS), ("--seed", self.seed, 0, LARGEST_SEED),
+            ("--shard-size", self.shard_size, 1, LARGEST_SHARD),
+            ("--session-length", self.session_length, 0, min(LARGEST_SESSION, max(self.shard_size, 0))),
+        ):
+            if type(value) is not int or not low <= value <= high:
+                raise RunError(f"{name} must be a whole number from {low:,} to {high:,}, not {value!r}")
         if -(-self.deals // self.shard_size) > MAX_SHARDS:
             raise RunError(f"{self.deals:,} deals in shards of {self.shard_size:,} make more than {MAX_SHARDS:,} shards; give a larger --shard-size")
         if self.session_length and self.shard_size % self.session_length:
@@ -181,7 +187,7 @@ def _prepare(config: RunConfig, directory: Path, resume: bool, ruleset, allow_co
         return shards(config), {}, True
     if not resume:
         raise RunError(f"{directory} is not empty; give --resume to finish the run there, or another --out")
-    existing = _read_run_file(directory)
+    existing = read_run_file(directory)
     if any(existing.get(key) != wanted[key] for key in wanted):
         differing = sorted(key for key in wanted if existing.get(key) != wanted[key])
         raise RunError(f"{directory} holds a different run (it differs in {', '.join(differing)}); it is left as it is")
@@ -209,17 +215,51 @@ def _prepare(config: RunConfig, directory: Path, resume: bool, ruleset, allow_co
     return todo, entries, False
 
 
-def _read_run_file(directory: Path) -> dict:
+LARGEST_RUN_FILE = 4 * LARGEST_TOML_FILE + (1 << 20)  # bytes: the ruleset's text, escaped, and the rest
+LARGEST_SEATS = max(XUEZHAN_SEAT_COUNTS)  # players in run.json: the most any family seats (the ruleset's own count is checked after)
+LONGEST_RULESET_TEXT = 4096  # characters of run.json's ruleset, an id or a path (the longest path Linux takes)
+
+
+def read_run_file(directory: Path) -> dict:
+    """run.json, every field checked (types and the limits of the options); a RunError naming the field."""
     run_file = directory / RUN_FILE
-    if not run_file.is_file():
+    if not run_file.exists() and not run_file.is_symlink():
         raise RunError(f"{directory} holds no run ({RUN_FILE} is missing); it is left as it is")
-    try:
-        stored = json.loads(run_file.read_text(encoding="utf-8"))
-        if not isinstance(stored, dict) or any(field not in stored for field in RunConfig.__dataclass_fields__):
-            raise ValueError("fields are missing")
-    except (OSError, UnicodeDecodeError, ValueError) as error:
-        raise RunError(f"{run_file} is damaged ({error}); it is left as it is") from None
+    stored = read_json(run_file, RunError, "", LARGEST_RUN_FILE)
+    problem = run_file_problem(stored)
+    if problem is not None:
+        raise RunError(f"{run_file} is damaged ({problem}); it is left as it is")
     return stored
+
+
+def run_file_problem(stored) -> str | None:
+    """What in a parsed run.json is not as a run writes it, or None."""
+    if not isinstance(stored, dict):
+        return "not a JSON object"
+    for field in (*RunConfig.__dataclass_fields__, "ruleset_source"):
+        if field not in stored:
+            return f"{field} is missing"
+    if not isinstance(stored["ruleset"], str) or not stored["ruleset"] or len(stored["ruleset"]) > LONGEST_RULESET_TEXT:
+        return f"ruleset = {json_excerpt(stored['ruleset'])} is not a ruleset id or file"
+    players = stored["players"]
+    if (not isinstance(players, list) or not 1 <= len(players) <= LARGEST_SEATS
+            or not all(isinstance(player, str) and player for player in players)):
+        return f"players = {json_excerpt(players)} is not a list of 1 to {LARGEST_SEATS} player texts"
+    if not isinstance(stored["ruleset_source"], str) or len(stored["ruleset_source"]) > LARGEST_TOML_FILE:
+        return f"ruleset_source is not the text of a ruleset file of at most {LARGEST_TOML_FILE:,} characters"
+    if "source_hash" in stored and (not isinstance(stored["source_hash"], str) or len(stored["source_hash"]) > 64):
+        return f"source_hash = {json_excerpt(stored['source_hash'])} is not a source hash"
+    shard_size = stored["shard_size"]
+    for name, low, high in (("deals", 1, LARGEST_DEALS), ("seed", 0, LARGEST_SEED), ("shard_size", 1, LARGEST_SHARD),
+                            ("session_length", 0, min(LARGEST_SESSION, shard_size if type(shard_size) is int else 0))):
+        problem = whole_number_problem(name, stored[name], low, high)
+        if problem is not None:
+            return problem
+    try:
+        RunConfig(**{field: stored[field] for field in RunConfig.__dataclass_fields__}).check()
+    except RunError as error:
+        return str(error)
+    return None
 
 
 @dataclass
@@ -377,15 +417,10 @@ def _run_on_dask(scheduler: str, config: RunConfig, directory: Path, todo, finis
 
 
 def load_run(directory: Path) -> tuple[RunConfig, object]:
-    """The configuration and ruleset of the run in `directory` (for `mjsim analyze`)."""
-    if not (directory / RUN_FILE).is_file():
-        raise RunError(f"{directory} holds no run ({RUN_FILE} is missing)")
-    stored = _read_run_file(directory)
-    try:
-        config = RunConfig(**{field: stored[field] for field in RunConfig.__dataclass_fields__})
-        config = replace(config, players=tuple(config.players))
-    except TypeError as error:
-        raise RunError(f"{directory / RUN_FILE} is damaged ({error})") from None
+    """The configuration and ruleset of the run in `directory` (for `mjsim analyze`), run.json checked."""
+    stored = read_run_file(directory)
+    config = RunConfig(**{field: stored[field] for field in RunConfig.__dataclass_fields__})
+    config = replace(config, players=tuple(config.players))
     try:
         ruleset = load_ruleset(config.ruleset)
     except RulesetError:
@@ -394,12 +429,14 @@ def load_run(directory: Path) -> tuple[RunConfig, object]:
         # A ruleset file given by a path that does not reach it from here (a relative path, a moved file):
         # the run keeps the file's text, which is what it was played with.
         try:
-            kept = tomllib.loads(stored["ruleset_source"])
-        except (tomllib.TOMLDecodeError, TypeError) as error:
+            ruleset = parse_ruleset_text(stored["ruleset_source"], f"{config.ruleset} (as kept in {directory / RUN_FILE})")
+        except RulesetError as error:
             raise RunError(f"{directory / RUN_FILE} is damaged (its ruleset text: {error})") from None
-        ruleset = parse_ruleset(kept, stored["ruleset_source"], f"{config.ruleset} (as kept in {RUN_FILE})")
     if ruleset.source != stored["ruleset_source"]:
         raise RunError(f"the ruleset {config.ruleset} has changed since the run in {directory} was played")
+    if len(config.players) not in ruleset.players:
+        raise RunError(f"{directory / RUN_FILE} is damaged (players: {len(config.players)} players, but {ruleset.id} "
+                       f"is played by {' or '.join(str(count) for count in ruleset.players)}); it is left as it is")
     return config, ruleset
 
 

@@ -8,6 +8,7 @@ LARGEST_SEED = 2**63 - 1  # seeds become unsigned 64-bit stream keys
 LARGEST_DEALS = 10**12
 LARGEST_SHARD = 1_000_000  # deals held in memory at once per worker
 LARGEST_SESSION = 100_000  # a replay plays its whole session up to the deal
+MAX_SHARDS = 100_000  # files in one records directory, and entries in its manifest
 LARGEST_DUEL = 10**8  # walls of a duel or league, held in memory
 LARGEST_SIMULATED = 10**9  # economics: horizon x players simulated at once
 LARGEST_RUNS = 10**7  # campaign runs: their rows are held in memory

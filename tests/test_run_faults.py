@@ -1,7 +1,9 @@
 """What a run directory promises when things go wrong: one writer at a time, every shard checked before it is
 resumed or read (a missing, copied, foreign, truncated or damaged shard is named, set aside and played again),
-no resume across a change of code unless asked, a failed start that leaves nothing behind, Ctrl-C or a
-dead worker that stops the run at once and leaves it resumable, and cached tables that are checked before use."""
+run.json and manifest.json checked field by field (a damaged one is one error line naming the field, and
+nothing is touched), no resume across a change of code unless asked, a failed start that leaves nothing behind,
+Ctrl-C or a dead worker that stops the run at once and leaves it resumable, and cached tables that are checked
+before use."""
 
 import json
 import os
@@ -17,7 +19,7 @@ import numpy as np
 import pytest
 
 from analysis.tables import read_metadata
-from sim import runner
+from sim import run_directory, runner
 from sim.run_directory import MANIFEST, claimed
 from sim.runner import RunConfig, RunError, read_records, run, shard_path
 
@@ -291,3 +293,131 @@ def test_ctrl_c_stops_a_long_duel_or_league_within_seconds(command):
     _, error = process.communicate(timeout=120)
     assert process.returncode == 130 and error.strip().splitlines()[-1] == "aborted" and "Traceback" not in error
     assert time.monotonic() - interrupted < 15
+
+
+# ------------------------------------------------------------------------------ run.json and manifest.json checked
+
+def _files(directory: Path) -> dict:
+    """Every file of a run directory (but its lock) with its bytes: what a refused command must leave as it was."""
+    return {path: path.read_bytes() for path in sorted(directory.rglob("*")) if path.is_file() and path.name != ".mjsim-lock"}
+
+
+RESUME = ["run", "--players", "greedy,random", "--deals", "3000", "--seed", "5", "--shard-size", "1000", "--workers", "1",
+          "--resume"]
+READERS = {
+    "analyze": lambda directory: ["analyze", str(directory)],
+    "report": lambda directory: ["report", str(directory)],
+    "economics": lambda directory: ["economics", str(directory), "--players", "20", "--horizon", "20"],
+    "run --resume": lambda directory: [*RESUME, "--out", str(directory)],
+}
+
+
+def _changed(field, value):
+    return lambda stored: {**stored, field: value}
+
+
+RUN_FILE_DAMAGE = [
+    ("deals 1e30", _changed("deals", 1e30), "deals = 1e+30 is not a whole number"),
+    ('deals "1000"', _changed("deals", "1000"), 'deals = "1000" is not a whole number'),
+    ("deals true", _changed("deals", True), "deals = true is not a whole number"),
+    ("deals 10**13", _changed("deals", 10**13), "deals = 10,000,000,000,000 is not from 1 to 1,000,000,000,000"),
+    ("shard_size 0", _changed("shard_size", 0), "shard_size = 0 is not from 1 to 1,000,000"),
+    ("shard_size negative", _changed("shard_size", -1000), "shard_size = -1,000 is not from 1"),
+    ("players a string", _changed("players", "greedy,random"), 'players = "greedy,random" is not a list of 1 to 4 player texts'),
+    ("players numbers", _changed("players", [1, 2]), "players = [1, 2] is not a list"),
+    ("seed huge", _changed("seed", 2**64), "seed = 18,446,744,073,709,551,616 is not from 0 to"),
+    ("seed negative", _changed("seed", -1), "seed = -1 is not from 0 to"),
+    ("ruleset_source a number", _changed("ruleset_source", 5), "ruleset_source is not the text of a ruleset file"),
+    ("session_length longer than a shard", _changed("session_length", 5000), "session_length = 5,000 is not from 0 to 1,000"),
+    ("seed missing", lambda stored: {key: value for key, value in stored.items() if key != "seed"}, "seed is missing"),
+    ("not an object", lambda stored: [stored], "not a JSON object"),
+    ("nested 1,000 deep", lambda stored: "[" * 1000 + "]" * 1000, "nested more than 16 levels deep"),
+    ("a number of 5,000 digits", lambda stored: '{"deals": ' + "9" * 5000 + "}", "a number of 5,000 characters"),
+    ("cut short", lambda stored: json.dumps(stored)[:40], "is damaged (not valid JSON"),
+    ("not UTF-8", lambda stored: b'{"ruleset": "\xff"}', "is not UTF-8 text"),
+    ("larger than any run writes", lambda stored: " " * (runner.LARGEST_RUN_FILE + 1), "is larger than"),
+]
+
+
+def _damage(path: Path, damage) -> None:
+    stored = json.loads(path.read_text())
+    damaged = damage(stored)
+    path.write_bytes(damaged if isinstance(damaged, bytes) else
+                     (damaged if isinstance(damaged, str) else json.dumps(damaged)).encode())
+
+
+@pytest.mark.parametrize("reader", READERS)
+@pytest.mark.parametrize("damage, message", [case[1:] for case in RUN_FILE_DAMAGE], ids=[case[0] for case in RUN_FILE_DAMAGE])
+def test_a_damaged_run_file_is_one_error_line_naming_the_field_and_changes_nothing(mjsim, whole, tmp_path, reader, damage, message):
+    directory = _copy(whole, tmp_path)
+    _damage(directory / "run.json", damage)
+    before = _files(directory)
+    code, out, err = mjsim(*READERS[reader](directory))
+    assert code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err, err
+    assert err.startswith(f"error: {directory / 'run.json'}") and message in err
+    assert _files(directory) == before
+
+
+def test_a_run_file_naming_more_players_than_its_ruleset_seats_is_refused(mjsim, whole, tmp_path):
+    directory = _copy(whole, tmp_path)
+    _damage(directory / "run.json", lambda stored: {**stored, "players": [*stored["players"], "greedy"]})
+    err = mjsim("analyze", str(directory))[2]
+    assert err.count("\n") == 1 and "run.json is damaged (players: 3 players, but erren is played by 2)" in err
+
+
+def _entry_changed(change):
+    def damage(manifest):
+        change(manifest["shards"]["shard-000001.parquet"])
+        return manifest
+    return damage
+
+
+MANIFEST_DAMAGE = [
+    ("not an object", lambda manifest: [manifest], "not a JSON object"),
+    ("format 2", lambda manifest: {**manifest, "format": 2}, "format = 2, not 1"),
+    ("shards a list", lambda manifest: {**manifest, "shards": list(manifest["shards"])}, "shards is not an object"),
+    ("sha256 a number", _entry_changed(lambda entry: entry.update(sha256=5)),
+     "shards.shard-000001.parquet.sha256 = 5 is not a hexadecimal hash"),
+    ("first_deal a string", _entry_changed(lambda entry: entry.update(first_deal="1000")),
+     'shards.shard-000001.parquet.first_deal = "1000" is not a whole number'),
+    ("rows 0", _entry_changed(lambda entry: entry.update(rows=0)), "shards.shard-000001.parquet.rows = 0 is not from 1"),
+    ("rows 1e30", _entry_changed(lambda entry: entry.update(rows=1e30)), "rows = 1e+30 is not a whole number"),
+    ("an extra key", _entry_changed(lambda entry: entry.update(extra=1)), "shards.shard-000001.parquet is not an entry of"),
+    ("a log entry of the wrong type", _entry_changed(lambda entry: entry.update(log="logs/shard-000001.parquet")),
+     "shards.shard-000001.parquet.log is not an entry of"),
+    ("a log entry's rows negative", _entry_changed(lambda entry: entry.update(log={"sha256": "ab", "rows": -1, "first_deal": 1000})),
+     "shards.shard-000001.parquet.log.rows = -1 is not from 0"),
+    ("an entry for another path", lambda manifest: {**manifest, "shards": {"../../etc/passwd": {}}},
+     'shards has an entry "../../etc/passwd", not a shard\'s file name'),
+    ("nested 1,000 deep", lambda manifest: '{"format": 1, "shards": ' + "[" * 1000 + "]" * 1000 + "}",
+     "nested more than 16 levels deep"),
+    ("cut short", lambda manifest: json.dumps(manifest)[:100], "is damaged (not valid JSON"),
+]
+
+
+@pytest.mark.parametrize("reader", ["analyze", "economics", "run --resume"])
+@pytest.mark.parametrize("damage, message", [case[1:] for case in MANIFEST_DAMAGE], ids=[case[0] for case in MANIFEST_DAMAGE])
+def test_a_damaged_manifest_is_one_error_line_naming_the_field_and_changes_nothing(mjsim, whole, tmp_path, reader, damage, message):
+    directory = _copy(whole, tmp_path)
+    _damage(directory / MANIFEST, damage)
+    before = _files(directory)
+    code, out, err = mjsim(*READERS[reader](directory))
+    assert code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err, err
+    assert err.startswith(f"error: {directory / MANIFEST}") and message in err
+    assert _files(directory) == before
+
+
+def test_the_report_of_a_run_with_a_damaged_manifest_says_why_its_records_could_not_be_read(mjsim, whole, tmp_path):
+    directory = _copy(whole, tmp_path)
+    _damage(directory / MANIFEST, _entry_changed(lambda entry: entry.update(rows=0)))
+    code, _, err = mjsim("report", str(directory))
+    page = (directory / "report.html").read_text()
+    assert code == 0, err
+    assert "The records could not be read" in page and "manifest.json is damaged" in page
+
+
+def test_a_manifest_larger_than_any_run_writes_is_refused_unread(whole, tmp_path, monkeypatch):
+    directory = _copy(whole, tmp_path)
+    monkeypatch.setattr(run_directory, "LARGEST_MANIFEST", 100)  # as a file over 100 MB would be, unread
+    with pytest.raises(RunError, match="manifest.json is larger than 100 bytes"):
+        _read(directory)
