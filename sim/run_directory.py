@@ -6,16 +6,18 @@ every shard before it is resumed or read.
   lock). A second ``run`` or ``--resume`` on a held directory is refused with one line naming the holder.
   The lock file stays in the directory; nothing else reads it.
 - **The manifest.** ``manifest.json`` lists every shard the run wrote with the SHA-256 of its bytes, its
-  first deal, its row count and the source hash of the code that played it. The parent process rewrites it
-  (atomically) after each finished shard, so it never names a shard that is not on disk. It is read within
-  limits (``sim.input_limits``) and checked field by field: a damaged manifest is one RunError naming the
-  field, and the run is left as it is.
+  first deal, its row count and the source hash of the code that played it, and, where the run wrote its
+  event log, the log's SHA-256, rows and first deal (``log``; manifests from before have none). The parent
+  process rewrites it (atomically) after each finished shard, so it never names a shard that is not on
+  disk. It is read within limits (``sim.input_limits``) and checked field by field: a damaged manifest is
+  one RunError naming the field, and the run is left as it is.
 - **Every shard checked.** A shard is sound when it is in the manifest with the same hash, and its own
   metadata names this run's configuration hash, its index, its first deal and its row count. A missing,
   foreign, duplicated (a copy of another shard), truncated or damaged shard fails one of these. Parquet page
   checksums are written with every table and verified on every read, as a second line of defence.
   ``--resume`` moves an unsound shard aside to ``records/set-aside/`` (never deleting it) and plays it
-  again; reading a run (``analyze``, ``economics``) refuses it with one line naming the shard.
+  again; reading a run (``analyze``, ``economics``) refuses it with one line naming the shard. An event
+  log is checked the same way against its entry (``log_problem``), and set aside to ``logs/set-aside/``.
 """
 
 import contextlib
@@ -209,20 +211,54 @@ def write_manifest(directory: Path, entries: dict) -> None:
     write_text_atomically(directory / MANIFEST, text)
 
 
-def manifest_entry(path: Path, first: int, rows: int) -> dict:
-    return {"sha256": file_hash(path), "first_deal": first, "rows": rows, "source_hash": source_key()}
+def manifest_entry(path: Path, first: int, rows: int, log: Path | None = None, log_rows: int = 0) -> dict:
+    """A shard's entry; with `log`, the entry of its event log (``log_rows`` events) inside it."""
+    entry = {"sha256": file_hash(path), "first_deal": first, "rows": rows, "source_hash": source_key()}
+    if log is not None:
+        entry[LOG_KEY] = {"sha256": file_hash(log), "rows": log_rows, "first_deal": first}
+    return entry
 
 
 def shard_problem(path: Path, index: int, first: int, rows: int, run_config: dict, manifest: dict | None) -> str | None:
     """Why the shard at `path` is not shard `index` of this run (deals first .. first + rows - 1), or None."""
+    entry = None if manifest is None else manifest.get(path.name)
+    problem = _presence_problem(path)
+    if problem is None and manifest is not None:
+        if entry is None:
+            problem = "not in the run's manifest (the run did not finish writing it, or it came from elsewhere)"
+        elif (entry["first_deal"], entry["rows"]) != (first, rows):
+            problem = f"its manifest entry is for deals {entry['first_deal']:,} to {entry['first_deal'] + entry['rows'] - 1:,}"
+    return problem or _file_problem(path, index, first, rows, run_config, entry, rows)
+
+
+def log_problem(path: Path, index: int, first: int, rows: int, run_config: dict, manifest: dict | None) -> str | None:
+    """Why the event log at `path` is not the log of shard `index` of this run, or None: as a shard, checked
+    against its entry in the shard's manifest entry (``log``: its hash, its rows of events, its first deal)."""
+    problem = _presence_problem(path)
+    if problem is not None or manifest is None:
+        return problem or _file_problem(path, index, first, rows, run_config, None, None)
+    entry = (manifest.get(path.name) or {}).get(LOG_KEY)
+    if entry is None:
+        return "not in the run's manifest (written by a run cut short, or come from elsewhere)"
+    if entry["first_deal"] != first:
+        return f"its manifest entry is for deals from {entry['first_deal']:,}"
+    return _file_problem(path, index, first, rows, run_config, entry, entry["rows"])
+
+
+def _presence_problem(path: Path) -> str | None:
+    if path.is_symlink():  # the run writes regular files; a link may lead anywhere (a system file, another run)
+        return "a symbolic link, not a file the run wrote"
     if not path.is_file():
-        return "missing" if not path.exists() and not path.is_symlink() else "not a regular file"
-    if manifest is not None:
-        entry = manifest.get(path.name)
-        if not isinstance(entry, dict):
-            return "not in the run's manifest (the run did not finish writing it, or it came from elsewhere)"
-        if file_hash(path) != entry.get("sha256"):
-            return "its bytes differ from those the run wrote (damaged, truncated or replaced)"
+        return "missing" if not path.exists() else "not a regular file"
+    return None
+
+
+def _file_problem(path: Path, index: int, first: int, deals: int, run_config: dict, entry: dict | None,
+                  file_rows: int | None) -> str | None:
+    """Why the file at `path` (a shard or its log: `file_rows` rows, None if not known) is not shard `index`
+    of this run (`deals` deals from `first`), given its manifest `entry` (None: no manifest to check against)."""
+    if entry is not None and file_hash(path) != entry["sha256"]:
+        return "its bytes differ from those the run wrote (damaged, truncated or replaced)"
     try:
         metadata = read_metadata(path)
         n_rows = pq.ParquetFile(path).metadata.num_rows
@@ -234,14 +270,16 @@ def shard_problem(path: Path, index: int, first: int, rows: int, run_config: dic
         return "it belongs to another run (its configuration differs)"
     if config.get("shard") != index or config.get("first_deal") != first:
         return f"it is shard {config.get('shard')} (deals from {config.get('first_deal')}), not shard {index}"
-    if n_rows != rows or config.get("rows", rows) != rows:
-        return f"it holds {n_rows:,} deals, not {rows:,}"
+    if (file_rows is not None and n_rows != file_rows) or config.get("rows", deals) != deals:
+        return (f"it holds {n_rows:,} deals, not {deals:,}" if file_rows == deals
+                else f"it holds {n_rows:,} rows for {config.get('rows')} deals, not {file_rows} rows for {deals:,}")
     return None
 
 
 def set_aside(directory: Path, path: Path) -> Path:
-    """Move an unsound shard to records/set-aside/ under a name not yet taken; returns the new path."""
-    folder = directory / RECORDS / SET_ASIDE
+    """Move an unsound shard (or event log) to set-aside/ beside it, under a name not yet taken; returns the
+    new path."""
+    folder = path.parent / SET_ASIDE
     folder.mkdir(parents=True, exist_ok=True)
     for attempt in range(1, 10_000):
         target = folder / f"{path.name}.{attempt}"

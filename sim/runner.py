@@ -153,11 +153,12 @@ def play_shard(config: RunConfig, directory: Path, index: int, first: int, count
     finally:
         players.close()
     metadata = run_directory.shard_metadata(config.metadata(ruleset.source), index, first, count)
+    log_file = event_logs.log_path(directory, index) if logs else None
     if logs:  # before the records: a shard in the manifest then has its log
-        write_table(log, event_logs.log_path(directory, index), metadata)
+        write_table(log, log_file, metadata)
     path = shard_path(directory, index)
     write_table(frame, path, metadata)
-    return count, run_directory.manifest_entry(path, first, count)
+    return count, run_directory.manifest_entry(path, first, count, log_file, log.num_rows if logs else 0)
 
 
 def _play_logged(config: RunConfig, ruleset, players, first: int, count: int) -> tuple[pd.DataFrame, pa.Table]:
@@ -172,9 +173,10 @@ def _play_logged(config: RunConfig, ruleset, players, first: int, count: int) ->
 
 
 def _prepare(config: RunConfig, directory: Path, resume: bool, ruleset, allow_code_change: bool, notify,
-             logs: bool = False) -> tuple[list, dict, bool]:
-    """Check the claimed output directory; returns the shards still to play (with `logs`, those without an
-    event log too), the manifest's entries, and whether this call started the run (wrote run.json)."""
+             logs: bool = False) -> tuple[list, dict, bool, bool]:
+    """Check the claimed output directory; returns the shards still to play, the manifest's entries, whether
+    this call started the run (wrote run.json), and whether the shards are played with their event logs:
+    when asked, or when the run already has logs (a resume finishes a logged run with its logs)."""
     run_file = directory / RUN_FILE
     wanted = config.metadata(ruleset.source)
     run_directory.remove_scratch(directory)
@@ -184,7 +186,7 @@ def _prepare(config: RunConfig, directory: Path, resume: bool, ruleset, allow_co
             run_directory.write_manifest(directory, {})
         except OSError as error:
             raise RunError(f"cannot write the run to {directory}: {error.strerror or error}") from error
-        return shards(config), {}, True
+        return shards(config), {}, True, logs
     if not resume:
         raise RunError(f"{directory} is not empty; give --resume to finish the run there, or another --out")
     existing = read_run_file(directory)
@@ -199,20 +201,26 @@ def _prepare(config: RunConfig, directory: Path, resume: bool, ruleset, allow_co
     entries = run_directory.read_manifest(directory)
     if entries is None:
         raise RunError(f"{directory} was written by an mjsim without shard manifests; start the run again in another --out")
+    logs = logs or run_directory.has_logs(entries)
     todo = []
     for shard in shards(config):
-        path = shard_path(directory, shard[0])
+        path, log = shard_path(directory, shard[0]), event_logs.log_path(directory, shard[0])
         problem = run_directory.shard_problem(path, *shard, wanted, entries)
-        if problem is None and logs and not event_logs.log_path(directory, shard[0]).is_file():
-            problem = "no event log"  # played again: the records come out the same, with their log
-        if problem is None:
+        log_problem = run_directory.log_problem(log, *shard, wanted, entries) if logs and problem is None else None
+        if problem is None and log_problem is None:
             continue
         todo.append(shard)
         entries.pop(path.name, None)
-        if problem not in ("missing", "no event log"):
+        if problem not in (None, "missing"):
             moved = run_directory.set_aside(directory, path)
             notify(f"{path.name}: {problem}; moved to {moved.relative_to(directory)} and played again")
-    return todo, entries, False
+        if log.exists() or log.is_symlink():  # the shard's log is written again: the old one is kept aside
+            moved = run_directory.set_aside(directory, log)
+            if log_problem not in (None, "missing"):
+                notify(f"{log.relative_to(directory)}: {log_problem}; moved to {moved.relative_to(directory)} and its shard played again")
+            else:
+                notify(f"{log.relative_to(directory)}: moved to {moved.relative_to(directory)}, since its shard is played again")
+    return todo, entries, False, logs
 
 
 LARGEST_RUN_FILE = 4 * LARGEST_TOML_FILE + (1 << 20)  # bytes: the ruleset's text, escaped, and the rest
@@ -286,8 +294,9 @@ def run(config: RunConfig, directory: Path, workers: int = 0, resume: bool = Fal
         scheduler: str | None = None, allow_code_change: bool = False, notify=None, logs: bool = False) -> RunResult:
     """Play the run's missing shards on `workers` local processes (0: all cores), or on the Dask cluster
     at `scheduler`, then write its tables (`rooms`: a rooms file for the 富贵豆 tables, default the
-    shipped one). `notify` receives one line per shard set aside and played again. With `logs`, every
-    shard also gets its event log (sim.event_logs)."""
+    shipped one). `notify` receives one line per shard (or event log) set aside and played again. With
+    `logs`, every shard also gets its event log (sim.event_logs), listed in the manifest; a resume of a run
+    that has logs goes on writing them."""
     config.check()
     ruleset = load_ruleset(config.ruleset)
     players = seated_players(ruleset, config.players)
@@ -296,7 +305,7 @@ def run(config: RunConfig, directory: Path, workers: int = 0, resume: bool = Fal
     if directory.exists() and not directory.is_dir():
         raise RunError(f"{directory} exists and is not a directory")
     with run_directory.claimed(directory):
-        todo, entries, started = _prepare(config, directory, resume, ruleset, allow_code_change, notify, logs)
+        todo, entries, started, logs = _prepare(config, directory, resume, ruleset, allow_code_change, notify, logs)
         try:
             played, seconds = _play(config, directory, ruleset, players, todo, entries, workers, scheduler, progress, logs)
         except BaseException:
@@ -441,7 +450,8 @@ def load_run(directory: Path) -> tuple[RunConfig, object]:
 
 
 def _checked_shards(directory: Path, config: RunConfig, ruleset) -> list[Path]:
-    """The paths of every shard of a finished run, each checked first (sim.run_directory)."""
+    """The paths of every shard of a finished run, each checked first (sim.run_directory), and the event log
+    of every shard whose manifest entry lists one (no reader of the run ever meets an unsound log)."""
     wanted = config.metadata(ruleset.source)
     entries = run_directory.read_manifest(directory)
     paths = []
@@ -452,8 +462,41 @@ def _checked_shards(directory: Path, config: RunConfig, ruleset) -> list[Path]:
             raise RunError(f"{directory} is missing {path.name}; finish the run with --resume")
         if problem is not None:
             raise RunError(f"{path}: {problem}; mjsim run --resume --out {directory} sets it aside and plays it again")
+        if entries is not None and run_directory.LOG_KEY in entries[path.name]:
+            _check_log(directory, shard, wanted, entries)
         paths.append(path)
     return paths
+
+
+def _check_log(directory: Path, shard: tuple[int, int, int], wanted: dict, entries: dict | None) -> Path:
+    """The path of the shard's event log, checked; a RunError naming it and the repair otherwise."""
+    path = event_logs.log_path(directory, shard[0])
+    problem = run_directory.log_problem(path, *shard, wanted, entries)
+    if problem == "missing":
+        raise RunError(f"{directory} is missing the event log {path.relative_to(directory)}; "
+                       f"mjsim run --resume --logs --out {directory} plays its shard again with its log")
+    if problem is not None:
+        raise RunError(f"{path}: {problem}; mjsim run --resume --logs --out {directory} sets it aside and plays its "
+                       "shard again with its log")
+    return path
+
+
+def checked_logs(directory: Path, deals=None) -> list[tuple[Path, int, int]]:
+    """(path, first deal, deals) of the event log of every shard of the run in `directory` holding one of
+    `deals` (all by default), each checked as a shard is (sim.run_directory.log_problem); FileNotFoundError
+    when the run has no logs at all, a RunError naming the first log missing or unsound."""
+    config, ruleset = load_run(directory)
+    entries = run_directory.read_manifest(directory)
+    wanted = config.metadata(ruleset.source)
+    folder = directory / event_logs.LOGS
+    logged = (entries is not None and run_directory.has_logs(entries)) or (folder.is_dir() and any(folder.glob("shard-*")))
+    if not logged:
+        raise FileNotFoundError(f"{directory} has no event logs (run it with --logs)")
+    needed = shards(config)
+    if deals is not None:
+        indices = {int(deal) // config.shard_size for deal in deals if 0 <= int(deal) < config.deals}
+        needed = [shard for shard in needed if shard[0] in indices]
+    return [(_check_log(directory, shard, wanted, entries), shard[1], shard[2]) for shard in needed]
 
 
 def _read_shard(path: Path, directory: Path, chances: bool, wanted=None) -> pa.Table:

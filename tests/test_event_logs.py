@@ -9,7 +9,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-from sim import event_logs, runner
+from sim import event_logs, run_directory, runner
 from sim.families import family_of
 from sim.log_replay import LogMismatch, replay_logs
 from sim.ruleset import load_ruleset
@@ -49,12 +49,22 @@ def test_a_runs_logs_replay_to_its_records(tmp_path, ruleset, players, session_l
     pd.testing.assert_frame_equal(replayed[columns], result.records[columns])
 
 
+def _list_again(directory: Path, index: int) -> None:
+    """Record an edited log in the run's manifest, as if the run had written it (a forgery the checks of
+    read_logs cannot see: what is left to catch it is the replay)."""
+    manifest = json.loads((directory / run_directory.MANIFEST).read_text())
+    path = event_logs.log_path(directory, index)
+    manifest["shards"][path.name]["log"].update(sha256=run_directory.file_hash(path), rows=pq.ParquetFile(path).metadata.num_rows)
+    (directory / run_directory.MANIFEST).write_text(json.dumps(manifest))
+
+
 def test_a_log_missing_a_decision_does_not_replay(tmp_path):
     logged_run(tmp_path / "run", "erren", deals=100)
     path = event_logs.log_path(tmp_path / "run", 0)
     events = pq.read_table(path).to_pandas()
     first_claim = events.index[events.event.isin(["pong", "chow"])][0]
     pq.write_table(pq.read_table(path).take(np.delete(np.arange(len(events)), first_claim)), path)
+    _list_again(tmp_path / "run", 0)  # past the manifest's check, to the replay's own
     try:
         replayed = replay_logs(tmp_path / "run")
     except LogMismatch:

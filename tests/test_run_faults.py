@@ -1,6 +1,6 @@
-"""What a run directory promises when things go wrong: one writer at a time, every shard checked before it is
-resumed or read (a missing, copied, foreign, truncated or damaged shard is named, set aside and played again),
-run.json and manifest.json checked field by field (a damaged one is one error line naming the field, and
+"""What a run directory promises when things go wrong: one writer at a time, every shard and event log checked
+before it is resumed or read (a missing, copied, foreign, truncated or damaged one is named, set aside and played
+again), run.json and manifest.json checked field by field (a damaged one is one error line naming the field, and
 nothing is touched), no resume across a change of code unless asked, a failed start that leaves nothing behind,
 Ctrl-C or a dead worker that stops the run at once and leaves it resumable, and cached tables that are checked
 before use."""
@@ -13,13 +13,15 @@ import signal
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
+import pyarrow.parquet as pq
 import pytest
 
 from analysis.tables import read_metadata
-from sim import run_directory, runner
+from sim import event_logs, run_directory, runner
 from sim.run_directory import MANIFEST, claimed
 from sim.runner import RunConfig, RunError, read_records, run, shard_path
 
@@ -421,3 +423,104 @@ def test_a_manifest_larger_than_any_run_writes_is_refused_unread(whole, tmp_path
     monkeypatch.setattr(run_directory, "LARGEST_MANIFEST", 100)  # as a file over 100 MB would be, unread
     with pytest.raises(RunError, match="manifest.json is larger than 100 bytes"):
         _read(directory)
+
+
+# ------------------------------------------------------------------------------ event logs in the manifest
+
+@pytest.fixture(scope="module")
+def logged(tmp_path_factory):
+    """A finished run with event logs, copied by each test that damages it, and another run's logs."""
+    directory = tmp_path_factory.mktemp("logged") / "run"
+    result = run(CONFIG, directory, workers=1, logs=True)
+    other = tmp_path_factory.mktemp("other") / "run"
+    run(replace(CONFIG, seed=6, deals=2000), other, workers=1, logs=True)
+    return directory, result.records, other
+
+
+def _log(directory: Path, index: int) -> Path:
+    return event_logs.log_path(directory, index)
+
+
+def test_each_shards_manifest_entry_records_its_event_log(logged):
+    directory = logged[0]
+    shards = json.loads((directory / MANIFEST).read_text())["shards"]
+    for index, first in enumerate(range(0, 3000, 1000)):
+        log = shards[f"shard-{index:06d}.parquet"]["log"]
+        path = _log(directory, index)
+        assert log == {"sha256": run_directory.file_hash(path), "rows": pq.ParquetFile(path).metadata.num_rows, "first_deal": first}
+    events = event_logs.read_logs(directory)
+    assert list(events.drop_duplicates("deal").deal) == list(range(3000))
+
+
+def _drop_log_entries(directory: Path, names=None) -> None:
+    manifest = json.loads((directory / MANIFEST).read_text())
+    for name, entry in manifest["shards"].items():
+        if names is None or name in names:
+            entry.pop("log", None)
+    (directory / MANIFEST).write_text(json.dumps(manifest))
+
+
+LOG_DAMAGE = {
+    "truncated": (lambda log, logged: log.write_bytes(log.read_bytes()[: log.stat().st_size // 2]), "its bytes differ"),
+    "another shard's log copied over it": (lambda log, logged: shutil.copyfile(_log(logged[0], 2), log), "its bytes differ"),
+    "a text file": (lambda log, logged: log.write_text("deal,step\n1,1\n"), "its bytes differ"),
+    "another run's log": (lambda log, logged: shutil.copyfile(_log(logged[2], 1), log), "its bytes differ"),
+    "a symbolic link to a system file": (lambda log, logged: (log.unlink(), log.symlink_to("/etc/passwd")), "a symbolic link"),
+    "a directory": (lambda log, logged: (log.unlink(), log.mkdir()), "not a regular file"),
+    "left out of the manifest": (lambda log, logged: _drop_log_entries(log.parent.parent, [log.name]), "not in the run's manifest"),
+    "missing": (lambda log, logged: log.unlink(), "is missing the event log logs/shard-000001.parquet"),
+}
+
+
+@pytest.mark.parametrize("damage", LOG_DAMAGE)
+def test_a_damaged_or_foreign_log_is_refused_by_read_logs_and_replayed_by_resume(logged, tmp_path, damage):
+    directory = _copy(logged, tmp_path)
+    log = _log(directory, 1)
+    sound_records = json.loads((directory / MANIFEST).read_text())["shards"]["shard-000001.parquet"]["sha256"]
+    make, problem = LOG_DAMAGE[damage]
+    make(log, logged)
+    with pytest.raises(RunError, match=rf"{problem}.*mjsim run --resume --logs --out {directory}"):
+        event_logs.read_logs(directory)
+    notes = []
+    resumed = run(CONFIG, directory, workers=1, resume=True, logs=True, notify=notes.append)
+    assert resumed.played == 1000 and resumed.records.equals(logged[1])
+    entry = json.loads((directory / MANIFEST).read_text())["shards"]["shard-000001.parquet"]
+    assert entry["sha256"] == sound_records  # the records written again are the same bytes
+    if damage != "missing":
+        assert len(notes) == 1 and notes[0].startswith("logs/shard-000001.parquet: ") and "logs/set-aside/" in notes[0]
+        assert (directory / "logs" / "set-aside" / "shard-000001.parquet.1").is_symlink() == (damage.startswith("a symbolic"))
+    events = event_logs.read_logs(directory)
+    assert list(events.drop_duplicates("deal").deal) == list(range(3000)) and not events.duplicated(["deal", "step"]).any()
+
+
+@pytest.mark.parametrize("command", ["analyze", "report"])
+def test_analyze_and_report_of_a_logged_run_check_its_logs(mjsim, logged, tmp_path, command):
+    directory = _copy(logged, tmp_path)
+    _log(directory, 2).write_bytes(b"PAR1" + b"\0" * 100 + b"PAR1")
+    code, out, err = mjsim(command, str(directory))
+    if command == "analyze":
+        assert code == 2 and err.count("\n") == 1 and "logs/shard-000002.parquet: its bytes differ" in err
+        assert "--resume --logs" in err
+    else:  # the page is written, and says why the records were not read
+        assert code == 0 and "logs/shard-000002.parquet: its bytes differ" in (directory / "report.html").read_text()
+
+
+def test_an_old_logged_run_without_log_entries_stays_readable_and_resume_lists_its_logs(mjsim, logged, tmp_path):
+    directory = _copy(logged, tmp_path)
+    _drop_log_entries(directory)  # as mjsim wrote manifests before the logs joined them
+    code, out, err = mjsim("analyze", str(directory))
+    assert code == 0 and "outcomes" in out, err
+    with pytest.raises(RunError, match="logs/shard-000000.parquet: not in the run's manifest.*--resume --logs"):
+        event_logs.read_logs(directory)
+    notes = []
+    assert run(CONFIG, directory, workers=1, resume=True, logs=True, notify=notes.append).played == 3000
+    assert len(notes) == 3 and all("logs/set-aside/" in note for note in notes)
+    assert event_logs.read_logs(directory).deal.nunique() == 3000
+
+
+def test_a_resume_without_logs_finishes_a_logged_run_with_its_logs(logged, tmp_path):
+    directory = _copy(logged, tmp_path)
+    shard_path(directory, 2).unlink()
+    assert run(CONFIG, directory, workers=1, resume=True).played == 1000
+    assert "log" in json.loads((directory / MANIFEST).read_text())["shards"]["shard-000002.parquet"]
+    assert event_logs.read_logs(directory, deals=[2500]).deal.unique().tolist() == [2500]
