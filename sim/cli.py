@@ -34,6 +34,7 @@ from sim.size_limits import (
     LARGEST_SESSION,
     LARGEST_SHARD,
     LARGEST_SIMULATED,
+    check_memory,
 )
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="mjsim: Monte Carlo simulator for two-player Chinese mahjong.")
@@ -353,7 +354,8 @@ def economics(
 
     import pandas as pd
 
-    from analysis.economics import grid_rooms, player_economics, room_economics
+    from analysis.economics import grid_rooms, player_economics, room_economics, ruin_memory
+    from analysis.fee_solver import solve_memory
     from analysis.rooms import load_rooms
     from analysis.tables import write_table
     from sim import runner
@@ -363,6 +365,11 @@ def economics(
         raise UserError("--horizon, --players and --block must be positive and --seed not negative")
     _within("--seed", seed, 0, LARGEST_SEED)
     _within("--horizon times --players", horizon * players, 1, LARGEST_SIMULATED)
+    simulated = f"simulating {players:,} players over {horizon:,} deals"
+    check_memory(ruin_memory(players, horizon, block), simulated, "give fewer --players or a shorter --horizon", UserError)
+    if solve is not None:  # the fee solver keeps every player's path for its bisection
+        check_memory(solve_memory(players, horizon, block), f"--solve fee {simulated}",
+                     "give fewer --players or a shorter --horizon", UserError)
     for value in stake or []:
         _within("--stake", value, 1, 10**9)
     for value in fee or []:
@@ -550,6 +557,7 @@ def duel(
 
     _within("--deals", deals, 2, LARGEST_DUEL)
     _within("--seed", seed, 0, LARGEST_SEED)
+    check_memory(duels.duel_memory(deals), f"a duel of {deals:,} walls", "give fewer --deals", UserError)
     rules = load_ruleset(ruleset)
     if seats is not None:
         runner.check_seats(rules, seats)
@@ -584,6 +592,7 @@ def league(
         raise UserError("a league needs two or more different players")
     _within("--deals", deals, 2, LARGEST_DUEL)
     _within("--seed", seed, 0, LARGEST_SEED)
+    check_memory(duels.duel_memory(deals), f"a league of {deals:,} walls per pair", "give fewer --deals", UserError)
     rules = load_ruleset(ruleset)
     for player in players:
         family_of(rules).player_name(player)  # every player checked before any deal is played
@@ -640,7 +649,10 @@ def challenge(
     chosen.close()
     config = challenges.ChallengeConfig(ruleset, str(levels or DEFAULT_LEVELS), tuple(chosen.names), runs, seed, effects)
     challenges.check_ruleset(load_ruleset(ruleset))
-    n_variants = len(challenges.variants(load_levels(config.levels), effects))
+    campaign_levels = load_levels(config.levels)
+    n_variants = len(challenges.variants(campaign_levels, effects))
+    check_memory(challenges.campaign_memory(runs, len(campaign_levels.levels), n_variants),
+                 f"{runs:,} runs of {len(campaign_levels.levels)} levels in {n_variants} variants", "give fewer --runs", UserError)
     directory = out if out is not None else challenges.default_directory(config)
     challenges.check_directory(directory, config)
     with progress_bar("runs", runs * n_variants) as advance:

@@ -62,16 +62,20 @@ class DuelResult:
 
 
 CHUNK = 20_000  # deals per engine call: numba holds off Ctrl-C until a call returns
+BYTES_PER_WALL = 48  # held for the whole duel: each player's money per wall (8 bytes each), and the figures from it
 
 
-def _play_in_chunks(family, ruleset, players, seed: int, deals: int) -> pd.DataFrame:
-    """The walls' record columns (money needs no fan columns), played a chunk at a time so that Ctrl-C
-    stops a long duel within seconds; each deal depends only on (seed, deal), so the records are the same."""
-    return pd.concat(
-        [pd.DataFrame(family.engine.play(ruleset, players, seed, min(CHUNK, deals - first), first).columns)
-         for first in range(0, deals, CHUNK)],
-        ignore_index=True,
-    )
+def duel_memory(deals: int) -> int:
+    """Bytes a duel holds at most: its per-wall sums, and the records of one chunk of deals."""
+    return deals * BYTES_PER_WALL + CHUNK * 4096
+
+
+def _chunks(family, ruleset, players, seed: int, deals: int):
+    """(first wall, record columns) of the walls, played a chunk at a time: Ctrl-C stops a long duel within
+    seconds, and only a chunk's records are held at once; each deal depends only on (seed, deal), so the
+    records are the same as in one piece (money needs no fan columns)."""
+    for first in range(0, deals, CHUNK):
+        yield first, pd.DataFrame(family.engine.play(ruleset, players, seed, min(CHUNK, deals - first), first).columns)
 
 
 LINEUPS = ("alternate", "one")
@@ -101,14 +105,15 @@ def duel(ruleset: Ruleset, first: str, second: str, deals: int, seed: int, room:
         sitting = seating(seats, rotation, lineup)
         players = family.parse_players([texts[player] for player in sitting], seats)
         try:
-            records = _play_in_chunks(family, ruleset, players, seed, deals)
+            for first, records in _chunks(family, ruleset, players, seed, deals):
+                changes = family.money.seat_changes(records, room)
+                won = family.money.seat_wins(records)
+                for seat, player in enumerate(sitting):
+                    per_wall[player, first:first + len(records)] += changes[:, seat]
+                    wins[player] += won[:, seat].sum()
         finally:
             players.close()
-        changes = family.money.seat_changes(records, room)
-        won = family.money.seat_wins(records)
-        for seat, player in enumerate(sitting):
-            per_wall[player] += changes[:, seat]
-            wins[player] += won[:, seat].sum()
+        for player in sitting:
             slots[player] += 1
     per_slot = per_wall / slots[:, None]
     seat_deals = slots * deals

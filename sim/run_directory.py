@@ -59,15 +59,19 @@ class RunError(ValueError):
 @contextlib.contextmanager
 def claimed(directory: Path):
     """Hold the run directory's lock for the block (creating the directory); RunError when another process
-    holds it. A lock file this call created is removed again if the block leaves no run behind (a refused
-    or failed start leaves a directory as it found it)."""
+    holds it. A lock file (and a directory) this call created is removed again if the block leaves no run
+    behind (a refused or failed start leaves a directory as it found it)."""
     path = directory / LOCK_FILE
     descriptor = -1
+    made = not directory.exists()
     try:
-        directory.mkdir(parents=True, exist_ok=True)
         for _ in range(100):
+            directory.mkdir(parents=True, exist_ok=True)
             created = not path.exists()
-            descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+            try:
+                descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+            except FileNotFoundError:  # the directory was removed by a start that gave up meanwhile: make it again
+                continue
             try:
                 fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
@@ -95,6 +99,9 @@ def claimed(directory: Path):
     finally:
         if created and not (directory / RUN_FILE).exists():
             path.unlink(missing_ok=True)  # still locked: no other run can hold this file meanwhile
+            if made:
+                with contextlib.suppress(OSError):  # not empty: another run has begun there meanwhile
+                    directory.rmdir()
         os.close(descriptor)  # closing releases the lock
 
 

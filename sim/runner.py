@@ -49,7 +49,7 @@ from sim.player_text import split_players
 from sim.input_limits import LARGEST_TOML_FILE, read_json
 from sim.ruleset import XUEZHAN_SEAT_COUNTS, RulesetError, load_ruleset, parse_ruleset_text
 from sim.run_directory import RECORDS, RUN_FILE, RunError, json_excerpt, whole_number_problem
-from sim.size_limits import LARGEST_DEALS, LARGEST_SEED, LARGEST_SESSION, LARGEST_SHARD, MAX_SHARDS
+from sim.size_limits import LARGEST_DEALS, LARGEST_SEED, LARGEST_SESSION, LARGEST_SHARD, MAX_SHARDS, check_memory
 from sim.terminal_text import display_width
 from sim.user_players import builtin_numba_seat, is_user_player, user_player_label
 from sim.waiting_limits import seconds_from_environment
@@ -320,11 +320,14 @@ def run(config: RunConfig, directory: Path, workers: int = 0, resume: bool = Fal
 
 def _play(config, directory, ruleset, players, todo, entries, workers, scheduler, progress, logs=False) -> tuple[int, float]:
     """Play the shards `todo`, adding each finished one to the manifest at once; returns (deals, seconds)."""
+    family = family_of(ruleset)
     try:
-        family_of(ruleset).engine.play(ruleset, players, config.seed, 1, keep_log=logs)  # compile (or load) once, before the workers start
+        sample = family.engine.play(ruleset, players, config.seed, 1, keep_log=logs)  # compile (or load) once, before the workers start
     finally:
         players.close()
     workers = workers or os.cpu_count() or 1
+    local_workers = 1 if scheduler is not None else min(workers, max(len(todo), 1))  # a cluster's memory is its own
+    _check_run_memory(config, family.records_frame(sample, ruleset), local_workers, logs)
     start = time.perf_counter()
     played = 0
 
@@ -344,6 +347,35 @@ def _play(config, directory, ruleset, players, todo, entries, workers, scheduler
     else:
         _run_on_processes(config, directory, todo, min(workers, len(todo)), finished, logs)
     return played, time.perf_counter() - start
+
+
+ANALYSIS_COPIES = 4  # a run's records are held about four times over while its tables are made (measured)
+SHARD_COPIES = 3  # a worker holds its shard's records about three times over while it builds and writes them
+LOG_BYTES_PER_DEAL = 4096  # a shard's event log in memory: about 100 events of 22 bytes a deal, twice over
+
+
+def _check_run_memory(config: RunConfig, sample: pd.DataFrame, workers: int, logs: bool) -> None:
+    """A RunError before any shard is played if the run cannot fit in memory: its workers' shards, or all its
+    records, which the end of the run reads to make its tables (`sample`: the records of one deal)."""
+    per_deal = int(sample.memory_usage(index=False).sum())
+    check_memory(config.deals * per_deal * ANALYSIS_COPIES, f"making the tables of {config.deals:,} deals",
+                 "play fewer deals (--deals)", RunError)
+    check_memory(workers * config.shard_size * (per_deal * SHARD_COPIES + (LOG_BYTES_PER_DEAL if logs else 0)),
+                 f"{workers} workers each playing a shard of {config.shard_size:,} deals",
+                 "give a smaller --shard-size or fewer --workers", RunError)
+
+
+def _records_memory(path: Path, deals: int, wanted=None) -> int:
+    """Bytes of reading `deals` records shaped as the shard at `path` (only the columns `wanted` accepts)."""
+    row = 0
+    for field in pq.read_schema(path):
+        if field.name.startswith(win_chances.COLUMN_PREFIX) or (wanted is not None and not wanted(field.name)):
+            continue
+        try:
+            row += max(field.type.bit_width // 8, 1)
+        except ValueError:  # not of fixed width
+            row += 16
+    return deals * row * ANALYSIS_COPIES
 
 
 def _run_on_processes(config, directory, todo, workers, finished, logs=False) -> None:
@@ -517,7 +549,10 @@ def read_records(directory: Path, config: RunConfig, ruleset=None, wanted=None) 
     the reported chances of winning (``read_win_chances``). `wanted`: a test of a column's name, to read
     only the columns it accepts (all by default)."""
     ruleset = ruleset or load_ruleset(config.ruleset)
-    frames = [_read_shard(path, directory, False, wanted).to_pandas() for path in _checked_shards(directory, config, ruleset)]
+    paths = _checked_shards(directory, config, ruleset)
+    check_memory(_records_memory(paths[0], config.deals, wanted), f"reading the {config.deals:,} deals of {directory}",
+                 "read it on a machine with more memory", RunError)
+    frames = [_read_shard(path, directory, False, wanted).to_pandas() for path in paths]
     return pd.concat(frames, ignore_index=True)
 
 

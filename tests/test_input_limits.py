@@ -7,6 +7,7 @@ import os
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -369,3 +370,82 @@ def test_mutated_shipped_files_give_the_loaders_answer_or_its_error(loader, tmp_
         _loaded(loader, _mutated(texts[index], changes), directory)
 
     check()
+
+
+# ------------------------------------------------------------------------------ sizes that cannot fit in memory
+
+@pytest.fixture(scope="module")
+def small_run(tmp_path_factory):
+    directory = tmp_path_factory.mktemp("small") / "run"
+    from sim.runner import RunConfig, run
+
+    run(RunConfig("erren", ("greedy", "greedy"), deals=200, seed=1, shard_size=100), directory, workers=1)
+    return directory
+
+
+@pytest.fixture
+def eight_gb_machine(monkeypatch):
+    """A machine of 8 GB, wherever the tests run: the budget is half of it."""
+    from sim import size_limits
+
+    monkeypatch.setattr(size_limits, "physical_memory", lambda: 8 << 30)
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["economics", "{run}", "--players", "1000000", "--horizon", "1000", "--solve", "fee", "--target",
+      "median_deals_to_ruin>=500"], "--solve fee simulating 1,000,000 players over 1,000 deals would need about 30"),
+    (["economics", "{run}", "--players", "100000000", "--horizon", "10", "--block", "1"],
+     "simulating 100,000,000 players over 10 deals would need about 16"),
+    (["duel", "greedy", "random", "--deals", str(10**8)], "a duel of 100,000,000 walls would need about 4.5"),
+    (["league", "greedy", "random", "--deals", str(10**8)], "a league of 100,000,000 walls per pair would need about"),
+    (["challenge", "--runs", str(10**7)], "10,000,000 runs of 4 levels in 6 variants would need about 57"),
+    (["run", "--deals", str(10**10), "--shard-size", str(10**6), "--out", "{new}"],
+     "making the tables of 10,000,000,000 deals would need about"),
+    (["run", "--deals", str(10**8), "--shard-size", str(10**6), "--workers", "8", "--logs", "--out", "{new}"],
+     "making the tables of 100,000,000 deals would need about"),
+])
+def test_a_size_that_cannot_fit_in_memory_is_refused_up_front(mjsim, small_run, tmp_path, eight_gb_machine, arguments, message):
+    arguments = [argument.format(run=small_run, new=tmp_path / "new") for argument in arguments]
+    err = _one_error_line(*mjsim(*arguments))
+    assert message in err and "more than the 4 GB mjsim allows itself (half of this machine's 8 GB)" in err
+    assert not (tmp_path / "new").exists()
+
+
+def test_shards_that_cannot_fit_in_memory_are_refused_before_any_is_played(mjsim, tmp_path, monkeypatch):
+    from sim import size_limits
+
+    monkeypatch.setattr(size_limits, "physical_memory", lambda: 400 << 20)
+    err = _one_error_line(*mjsim("run", "--deals", "200000", "--shard-size", "100000", "--workers", "2", "--logs",
+                                 "--out", str(tmp_path / "run")))
+    assert "2 workers each playing a shard of 100,000 deals would need about" in err and "--shard-size" in err
+    assert not (tmp_path / "run").exists()
+
+
+def test_a_run_too_large_to_read_is_refused_by_analyze(mjsim, small_run, monkeypatch):
+    from sim import size_limits
+
+    monkeypatch.setattr(size_limits, "physical_memory", lambda: 64 << 10)
+    assert f"reading the 200 deals of {small_run} would need about" in _one_error_line(*mjsim("analyze", str(small_run)))
+
+
+def test_ruin_simulated_a_chunk_of_players_at_a_time_is_the_same(monkeypatch):
+    from analysis import economics
+
+    changes = np.random.default_rng(4).normal(0, 10, (500, 2))
+    whole = economics.deals_until_ruin(changes, 60, 300, 250, 7, seed=3)
+    monkeypatch.setattr(economics, "PLAYERS_PER_CHUNK_ELEMENTS", 300 * 9)  # nine players at a time, the last chunk short
+    assert np.array_equal(economics.deals_until_ruin(changes, 60, 300, 250, 7, seed=3), whole)
+    assert np.isfinite(whole).any() and np.isinf(whole).any()
+
+
+def test_a_duel_played_a_chunk_at_a_time_is_the_same(monkeypatch):
+    from analysis.rooms import Room
+    from sim import duel
+
+    ruleset = load_ruleset("erren")
+    room = Room("r", 1, 2, 0, 0)
+    whole = duel.duel(ruleset, "greedy", "random", 60, 3, room)
+    monkeypatch.setattr(duel, "CHUNK", 7)
+    chunked = duel.duel(ruleset, "greedy", "random", 60, 3, room)
+    assert (chunked.difference, chunked.z) == (whole.difference, whole.z)
+    assert np.array_equal(chunked.win_rate, whole.win_rate) and np.array_equal(chunked.mean_beans, whole.mean_beans)
