@@ -14,6 +14,7 @@ from typing import Annotated
 import typer
 
 import kernels
+from analysis.report import ReportError
 from analysis.rooms import RoomsError
 from analysis.tables import OutputPathError, write_text_atomically
 from kernels.tiles import TILE_SETS
@@ -310,11 +311,13 @@ def report_command(
             raise UserError(f"{path} holds no run ({RUN_FILE} is missing)")
         typer.echo(f"wrote {write_report(path)}")
         return
-    if not path.is_file():
+    if not path.exists():
         raise UserError(f"{path} does not exist")
+    if not path.is_file():
+        raise UserError(f"{path} is neither a run directory nor a league table (it is not a regular file)")
     try:
         command = read_metadata(path).get("config", {}).get("command")
-    except Exception:  # noqa: BLE001  (not Parquet, or damaged: one line says so)
+    except Exception:  # noqa: BLE001  (not Parquet, or damaged, or metadata of another shape: one line says so)
         command = None
     if command != "league":
         raise UserError(f"{path} is neither a run directory nor a league table written by mjsim league --out")
@@ -691,7 +694,7 @@ def main() -> None:
             raise typer.Abort()
     except (
         UserError, NotationError, kernels.InvalidHandError, RulesetError, ScoringError, PlayerError, RunError, RoomsError,
-        OutputPathError, LevelsError, OSError,
+        OutputPathError, LevelsError, ReportError, OSError,
     ) as error:
         typer.echo(f"error: {error}", err=True)
         sys.exit(2)

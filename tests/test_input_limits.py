@@ -5,6 +5,7 @@ an overflowing total, or memory grown toward all the machine has."""
 import json
 import os
 import re
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -449,3 +450,38 @@ def test_a_duel_played_a_chunk_at_a_time_is_the_same(monkeypatch):
     chunked = duel.duel(ruleset, "greedy", "random", 60, 3, room)
     assert (chunked.difference, chunked.z) == (whole.difference, whole.z)
     assert np.array_equal(chunked.win_rate, whole.win_rate) and np.array_equal(chunked.mean_beans, whole.mean_beans)
+
+
+# ------------------------------------------------------------------------------ smaller promises
+
+def _league_shaped(path: Path, config: dict, columns=("a",)) -> Path:
+    import pandas as pd
+
+    from analysis.tables import write_table
+
+    return write_table(pd.DataFrame({column: [1] for column in columns}), path, config)
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda tmp_path: Path("/dev/null"), "/dev/null is neither a run directory nor a league table (it is not a regular file)"),
+    (lambda tmp_path: _league_shaped(tmp_path / "t.parquet", {"command": "league"}),
+     "says it is a league table but lacks its columns beans_difference, high, low"),
+    (lambda tmp_path: _league_shaped(tmp_path / "t.parquet", {"command": "demo"}), "is neither a run directory nor a league table"),
+    (lambda tmp_path: _league_shaped(tmp_path / "t.parquet", ["command", "league"]), "is neither a run directory nor a league table"),
+    (lambda tmp_path: (tmp_path / "t.parquet").write_text("not parquet") and tmp_path / "t.parquet", "is neither a run directory"),
+])
+def test_report_of_something_that_is_no_run_or_league_table_is_one_error_line(mjsim, tmp_path, make, message):
+    assert message in _one_error_line(*mjsim("report", str(make(tmp_path))))
+
+
+@pytest.mark.parametrize("config, message", [
+    ({"command": "league"}, "beans.parquet was written by mjsim league, not by a run"),
+    ({"command": ["x"]}, "beans.parquet was written by mjsim ['x'], not by a run"),
+    ([1, 2], "beans.parquet carries no run configuration"),
+])
+def test_report_of_a_run_holding_a_table_of_another_command_is_one_error_line(mjsim, small_run, tmp_path, config, message):
+    directory = tmp_path / "run"
+    shutil.copytree(small_run, directory)
+    _league_shaped(directory / "beans.parquet", config)
+    assert message in _one_error_line(*mjsim("report", str(directory)))
+    assert not (directory / "report.html").exists()
