@@ -362,7 +362,7 @@ def economics(
     from analysis.rooms import load_rooms
     from analysis.tables import write_table
     from sim import runner
-    from sim.families import family_of
+    from sim.families import family_of, rooms_path
 
     if horizon < 1 or players < 1 or block < 1 or seed < 0:
         raise UserError("--horizon, --players and --block must be positive and --seed not negative")
@@ -395,7 +395,7 @@ def economics(
     if stake is not None:
         room_list = grid_rooms(stake, fee)
     else:
-        room_list = load_rooms(family.rooms_path(rooms, ruleset), family.rooms_file_for(ruleset))
+        room_list = load_rooms(rooms_path(ruleset, rooms), family.rooms_file_for(ruleset))
         if fee is not None:
             room_list = [replace(room, fee=fee[0]) for room in room_list]
     records = runner.read_records(run_dir, config, ruleset)
@@ -530,9 +530,9 @@ def calibrate_ev(
 def _room(rooms: Path | None, name: str | None, ruleset):
     """The named room of the rooms file (default: the ruleset's family's own), or its first room."""
     from analysis.rooms import load_rooms
-    from sim.families import family_of
+    from sim.families import family_of, rooms_path
 
-    found = {room.name: room for room in load_rooms(rooms, family_of(ruleset).rooms_file_for(ruleset))}
+    found = {room.name: room for room in load_rooms(rooms_path(ruleset, rooms), family_of(ruleset).rooms_file_for(ruleset))}
     if name is None:
         return next(iter(found.values()))
     if name not in found:

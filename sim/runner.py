@@ -44,7 +44,7 @@ from analysis.rooms import load_rooms
 from analysis.tables import write_table, write_text_atomically
 from kernels.compile_cache import source_key
 from sim import event_logs, run_directory, win_chances
-from sim.families import family_of
+from sim.families import family_of, rooms_path
 from sim.player_text import split_players
 from sim.input_limits import LARGEST_TOML_FILE, read_json
 from sim.ruleset import XUEZHAN_SEAT_COUNTS, RulesetError, load_ruleset, parse_ruleset_text
@@ -301,6 +301,7 @@ def run(config: RunConfig, directory: Path, workers: int = 0, resume: bool = Fal
     ruleset = load_ruleset(config.ruleset)
     players = seated_players(ruleset, config.players)
     config = replace(config, players=players.names)  # canonical texts, so that a resume compares like with like
+    load_rooms(rooms_path(ruleset, rooms), family_of(ruleset).rooms_file_for(ruleset))  # a bad file found now, not after the deals
     notify = notify or (lambda line: None)
     if directory.exists() and not directory.is_dir():
         raise RunError(f"{directory} exists and is not a directory")
@@ -580,7 +581,7 @@ def summarise(directory: Path, config: RunConfig, ruleset, played: int = 0, seco
     """Read every shard of a finished run and write its summary tables (`rooms`: a rooms file, default the
     family's own)."""
     family = family_of(ruleset)
-    room_list = load_rooms(rooms, family.rooms_file_for(ruleset))
+    room_list = load_rooms(rooms_path(ruleset, rooms), family.rooms_file_for(ruleset))
     records = read_records(directory, config, ruleset)
     metadata = config.metadata(ruleset.source)
     fan_table = fan_frequency(family.win_rows(records, ruleset), len(records), ruleset)

@@ -454,6 +454,17 @@ def test_a_duel_played_a_chunk_at_a_time_is_the_same(monkeypatch):
 
 # ------------------------------------------------------------------------------ smaller promises
 
+@pytest.mark.parametrize("arguments", [
+    ["duel", "greedy", "greedy", "--ruleset", "liangmen-xuezhan", "--rooms", "app", "--deals", "2"],
+    ["league", "greedy", "random", "--ruleset", "sanren-liangfang", "--rooms", "app", "--deals", "2"],
+    ["run", "--ruleset", "liangmen-xuezhan", "--rooms", "app", "--deals", "4", "--out", "{new}"],
+])
+def test_the_app_rooms_of_the_erren_family_are_refused_by_name_for_a_xuezhan_table(mjsim, tmp_path, arguments):
+    err = _one_error_line(*mjsim(*[argument.format(new=tmp_path / "new") for argument in arguments]))
+    assert "'app' names a rooms file of the 二人 family only (app_rooms.toml)" in err and "血战 family" in err
+    assert not (tmp_path / "new").exists()
+
+
 def _league_shaped(path: Path, config: dict, columns=("a",)) -> Path:
     import pandas as pd
 
