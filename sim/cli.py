@@ -286,6 +286,8 @@ def run(
         raise UserError(f"unknown backend {backend!r}; choose local or dask")
     if (backend == "dask") != (scheduler is not None):
         raise UserError("--backend dask needs --scheduler ADDRESS, and --scheduler needs --backend dask")
+    if scheduler is not None:
+        runner.check_scheduler_address(scheduler)
     directory = out if out is not None else runner.default_directory(config)
     with progress_bar("deals", deals) as advance:
         result = runner.run(config, directory, workers, resume, progress=advance, rooms=rooms, scheduler=scheduler,

@@ -440,15 +440,10 @@ DEFAULT_DASK_TIMEOUT = 20.0
 def _run_on_dask(scheduler: str, config: RunConfig, directory: Path, todo, finished, logs=False) -> None:
     """The same shards on an existing Dask cluster; its workers must see `directory` (a shared disk)."""
     try:
-        from distributed import Client
         from distributed import as_completed as completed_on_cluster
     except ImportError:
         raise RunError("the dask backend needs dask[distributed]: pip install 'mjsim[dask]'") from None
-    try:
-        client = Client(scheduler, timeout=f"{seconds_from_environment(DASK_TIMEOUT_VARIABLE, DEFAULT_DASK_TIMEOUT, RunError)}s")
-    except (OSError, TimeoutError) as error:
-        raise RunError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
-    with client:
+    with _dask_client(scheduler) as client:
         futures = {client.submit(play_shard, config, directory, *shard, logs, pure=False): shard for shard in todo}
         try:
             for future in completed_on_cluster(futures):
@@ -456,6 +451,66 @@ def _run_on_dask(scheduler: str, config: RunConfig, directory: Path, todo, finis
         except BaseException:
             client.cancel(list(futures))
             raise
+
+
+DASK_SCHEMES_WITH_PORTS = ("tcp", "tls")
+DASK_GRACE = 2.0  # seconds beyond MJSIM_DASK_TIMEOUT before a connection that will not end is given up
+
+
+def check_scheduler_address(scheduler: str) -> None:
+    """A RunError unless `scheduler` reads as a Dask address (scheme://host:port, the port from 1 to 65535)."""
+    try:
+        from distributed.comm.addressing import get_address_host_port, parse_address
+    except ImportError:
+        raise RunError("the dask backend needs dask[distributed]: pip install 'mjsim[dask]'") from None
+    try:
+        scheme, _ = parse_address(scheduler, strict=False)
+        if scheme in DASK_SCHEMES_WITH_PORTS:
+            host, port = get_address_host_port(scheduler)
+            if not host or not 1 <= port <= 65535:
+                raise ValueError(f"port {port} is not from 1 to 65535" if host else "no host")
+    except (ValueError, TypeError) as error:
+        raise RunError(f"--scheduler {scheduler!r} is not a Dask scheduler's address like tcp://10.0.0.1:8786 ({error})") from None
+
+
+def _dask_client(scheduler: str):
+    """A Client of the scheduler at `scheduler`, or one RunError within MJSIM_DASK_TIMEOUT (and a grace): a bad
+    address, nothing listening, or a listener that is no Dask scheduler. Client waits for ever on one that
+    accepts and says nothing, and fails in its own ways on one that answers garbage, so it is made in a
+    thread that is given up on at the deadline (a client it makes after that is closed)."""
+    from distributed import Client
+
+    check_scheduler_address(scheduler)
+    seconds = seconds_from_environment(DASK_TIMEOUT_VARIABLE, DEFAULT_DASK_TIMEOUT, RunError)
+    outcome, lock = {}, threading.Lock()
+
+    def connect():
+        try:
+            client = Client(scheduler, timeout=f"{seconds}s")
+        except BaseException as error:  # noqa: BLE001  (what a hostile peer makes Client raise is anybody's guess)
+            outcome["error"] = error
+            return
+        with lock:
+            if outcome.get("given up"):
+                client.close()
+            else:
+                outcome["client"] = client
+
+    thread = threading.Thread(target=connect, name="mjsim-dask-connect", daemon=True)
+    thread.start()
+    thread.join(seconds + DASK_GRACE)
+    with lock:
+        if "client" in outcome:
+            return outcome["client"]
+        outcome["given up"] = True
+    error = outcome.get("error")
+    if error is None:
+        reason = f"no answer as a Dask scheduler within {seconds:g} s"
+    elif isinstance(error, (OSError, TimeoutError)):
+        reason = str(error) or type(error).__name__
+    else:
+        reason = f"it does not answer as a Dask scheduler ({type(error).__name__}: {str(error)[:200]})"
+    raise RunError(f"cannot reach the Dask scheduler at {scheduler}: {reason}")
 
 
 def load_run(directory: Path) -> tuple[RunConfig, object]:

@@ -2,10 +2,14 @@
 a batch, one error line in place while the other lines are answered), never a traceback, a wrapped count,
 an overflowing total, or memory grown toward all the machine has."""
 
+import contextlib
 import json
 import os
 import re
 import shutil
+import socket
+import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -496,3 +500,65 @@ def test_report_of_a_run_holding_a_table_of_another_command_is_one_error_line(mj
     _league_shaped(directory / "beans.parquet", config)
     assert message in _one_error_line(*mjsim("report", str(directory)))
     assert not (directory / "report.html").exists()
+
+
+# ------------------------------------------------------------------------------ Dask addresses and hostile listeners
+
+@pytest.mark.parametrize("address, message", [
+    ("nonsense", "is not a Dask scheduler's address like tcp://10.0.0.1:8786 (missing port number"),
+    ("tcp://[::1", "is not a Dask scheduler's address"),
+    ("tcp://host:99999", "(port 99999 is not from 1 to 65535)"),
+    ("tcp://:8786", "(no host)"),
+])
+def test_a_bad_dask_address_is_one_error_line(mjsim, tmp_path, address, message):
+    err = _one_error_line(*mjsim("run", "--deals", "10", "--backend", "dask", "--scheduler", address, "--out", str(tmp_path / "run")))
+    assert message in err and not (tmp_path / "run").exists()
+
+
+@contextlib.contextmanager
+def _listener(answer: bytes | None):
+    """A TCP server on loopback, in a thread, that accepts every connection and sends `answer` and keeps it
+    open (None: says nothing; b"": hangs up at once). It is ready once its port is bound and listening,
+    which is before this yields the port."""
+    server = socket.create_server(("127.0.0.1", 0))
+    accepted = []
+
+    def serve():
+        while True:
+            try:
+                connection, _ = server.accept()
+            except OSError:  # shut down: the test is over
+                return
+            accepted.append(connection)
+            with contextlib.suppress(OSError):
+                if answer == b"":
+                    connection.close()
+                elif answer is not None:
+                    connection.sendall(answer)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield server.getsockname()[1]
+    finally:
+        server.shutdown(socket.SHUT_RDWR)  # wakes the accept
+        server.close()
+        for connection in accepted:
+            connection.close()
+        thread.join(5)
+
+
+@pytest.mark.parametrize("answer, message", [
+    (b"\xff" * 100_000 + b"garbage\n" * 1000, "it does not answer as a Dask scheduler"),
+    (None, "no answer as a Dask scheduler within 2 s"),
+    (b"", "cannot reach the Dask scheduler"),
+])
+def test_a_listener_that_is_no_dask_scheduler_is_one_error_line_within_the_timeout(mjsim, tmp_path, monkeypatch, answer, message):
+    monkeypatch.setenv("MJSIM_DASK_TIMEOUT", "2")
+    with _listener(answer) as port:
+        started = time.monotonic()
+        err = _one_error_line(*mjsim("run", "--deals", "10", "--backend", "dask", "--scheduler", f"tcp://127.0.0.1:{port}",
+                                     "--out", str(tmp_path / "run")))
+        waited = time.monotonic() - started
+    assert f"cannot reach the Dask scheduler at tcp://127.0.0.1:{port}: " in err and message in err
+    assert waited < 20 and not (tmp_path / "run").exists()
