@@ -25,9 +25,22 @@ def starting_beans(room: Room, bankroll: int | None = None) -> int:
     return room.min_entry or STAKES_WHEN_NO_MINIMUM * room.stake
 
 
+PLAYERS_PER_CHUNK_ELEMENTS = 1 << 24  # player-deals resampled at once (about 0.6 GB of temporaries)
+BYTES_PER_BLOCK = 16  # each simulated player's block starts and seats, drawn up front (int64 each)
+
+
+def ruin_memory(players: int, horizon: int, block: int) -> int:
+    """Bytes ``deals_until_ruin`` holds at most: the draws of every player, one chunk's paths (about 41 bytes
+    a player-deal: rows, columns, the changes and their running total, 8 bytes each, and a flag) and the result."""
+    chunk = max(1, PLAYERS_PER_CHUNK_ELEMENTS // horizon)
+    return players * (-(-horizon // block) * BYTES_PER_BLOCK + 8) + min(players, chunk) * horizon * 41
+
+
 def deals_until_ruin(changes: np.ndarray, start: float, horizon: int, players: int, block: int, seed: int) -> np.ndarray:
     """For each simulated player, the number of deals after which its beans first reach 0 (inf if they
-    do not within `horizon` deals). `changes`: (deals, seats) bean changes of each seat."""
+    do not within `horizon` deals). `changes`: (deals, seats) bean changes of each seat. Every draw is made
+    up front; the paths are then walked a chunk of players at a time, so that memory stays bounded
+    (``ruin_memory``) and the result is the same as in one piece."""
     rng = np.random.default_rng(seed)
     deals = changes.shape[0]
     block = min(block, deals)
@@ -35,11 +48,15 @@ def deals_until_ruin(changes: np.ndarray, start: float, horizon: int, players: i
     starts = rng.integers(0, deals - block + 1, size=(players, n_blocks))
     seats = rng.integers(0, changes.shape[1], size=(players, n_blocks))
     offsets = np.arange(block)
-    rows = (starts[:, :, None] + offsets).reshape(players, -1)[:, :horizon]
-    columns = np.repeat(seats, block, axis=1)[:, :horizon]
-    balance = start + np.cumsum(changes[rows, columns], axis=1)
-    broke = balance <= 0
-    first = np.where(broke.any(axis=1), broke.argmax(axis=1) + 1, np.inf)
+    first = np.empty(players)
+    chunk = max(1, PLAYERS_PER_CHUNK_ELEMENTS // horizon)
+    for low in range(0, players, chunk):
+        high = min(players, low + chunk)
+        rows = (starts[low:high, :, None] + offsets).reshape(high - low, -1)[:, :horizon]
+        columns = np.repeat(seats[low:high], block, axis=1)[:, :horizon]
+        balance = start + np.cumsum(changes[rows, columns], axis=1)
+        broke = balance <= 0
+        first[low:high] = np.where(broke.any(axis=1), broke.argmax(axis=1) + 1, np.inf)
     return first
 
 

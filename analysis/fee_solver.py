@@ -61,6 +61,13 @@ def parse_target(text: str) -> Target:
     return Target(metric, direction, bound)
 
 
+def solve_memory(players: int, horizon: int, block: int) -> int:
+    """Bytes ``solve_fee`` holds at most: every simulated player's path (8 bytes a player-deal), kept for the
+    bisection, with the temporaries of drawing it (rows, columns, the changes: 24 bytes more) or of trying a
+    fee on it (17 bytes), and the draws (16 bytes a block)."""
+    return players * horizon * 32 + players * (-(-horizon // block)) * 16
+
+
 def resampled_paths(changes: np.ndarray, horizon: int, players: int, block: int, rng) -> np.ndarray:
     """(players, horizon): each simulated player's running total of its bean changes before any fee,
     blocks of `block` consecutive deals of one seat at a time (as ``analysis.economics.deals_until_ruin``)."""

@@ -14,13 +14,12 @@ figures in the rooms' own currency.
 """
 
 import datetime
-import json
 import math
-import tomllib
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from analysis import svg_charts as charts
 from analysis.player_faults import COLUMN_PREFIX as FAULT_PREFIX
@@ -52,23 +51,43 @@ svg.chart {{ display: block; max-width: 100%; height: auto; }}
 """
 
 
+class ReportError(ValueError):
+    """A run directory or table whose page cannot be written: it is not what mjsim wrote, or not whole."""
+
+
 def write_report(directory: Path) -> Path:
     """Write ``directory/report.html``, the page of the run in `directory` (module text), and return its path."""
+    from sim.runner import read_run_file
+
     directory = Path(directory)
     tables = {path.stem: path for path in sorted(directory.glob("*.parquet"))}
     run_file = directory / "run.json"
     if not tables and not run_file.is_file():
-        raise ValueError(f"{directory} holds no run: neither run.json nor any Parquet table")
-    run = json.loads(run_file.read_text(encoding="utf-8")) if run_file.is_file() else {}
-    config = {**next((read_metadata(path).get("config", {}) for path in tables.values()), {}), **run}
+        raise ReportError(f"{directory} holds no run: neither run.json nor any Parquet table")
+    run = read_run_file(directory) if run_file.exists() else {}
+    configs = {name: _run_table_config(path) for name, path in tables.items()}
+    config = {**next(iter(configs.values()), {}), **run}
     ruleset = _ruleset(config)
     currency = _currency(ruleset, tables)
-    frames = {name: pd.read_parquet(path) for name, path in tables.items()}
-    sections = [_header(directory, config, ruleset, tables)]
+    frames = {name: _read_table(path) for name, path in tables.items()}
+
+    def section(names: tuple[str, ...], build, *arguments) -> str:
+        """A section built from the tables `names`; one ReportError naming them if one is not as a run writes it
+        (hand-edited, or from another version), rather than a page that fails halfway."""
+        try:
+            return build(*arguments)
+        except ReportError:
+            raise
+        except (KeyError, AttributeError, IndexError, TypeError, ValueError) as error:
+            files = ", ".join(f"{name}.parquet" for name in names if name in tables) or "run.json"
+            raise ReportError(f"{directory}: {files} not as mjsim run writes it ({type(error).__name__}: "
+                              f"{str(error)[:200]}); mjsim analyze {directory} writes the run's tables again") from None
+
+    sections = [section(("beans", "money", "seats"), _header, directory, config, ruleset, tables)]
     if "outcomes" in frames:
-        sections.append(_outcomes_section(frames["outcomes"], frames.get("wins")))
+        sections.append(section(("outcomes", "wins"), _outcomes_section, frames["outcomes"], frames.get("wins")))
     if "fan_frequency" in frames:
-        sections.append(_fans_section(frames["fan_frequency"]))
+        sections.append(section(("fan_frequency",), _fans_section, frames["fan_frequency"]))
     if run_file.is_file() and (directory / "records").is_dir():
         records, problem = _records(directory)
         sections.append(_distribution_section(records, problem))
@@ -76,20 +95,46 @@ def write_report(directory: Path) -> Path:
         if faults:
             sections.append(_section("faults", "Player faults", f'<p class="note">{escape(faults.strip())}</p>'))
     if "beans" in frames:
-        sections.append(_money_section(frames["beans"], "role", currency))
+        sections.append(section(("beans",), _money_section, frames["beans"], "role", currency))
     elif "money" in frames:
-        sections.append(_money_section(frames["money"], "source", currency))
+        sections.append(section(("money",), _money_section, frames["money"], "source", currency))
     if "seats" in frames:
-        rooms = read_metadata(tables["seats"])["config"].get("rooms", [])
-        sections.append(_seats_section(frames["seats"], {room["name"]: room["stake"] for room in rooms}, currency))
+        rooms = configs["seats"].get("rooms", [])
+        sections.append(section(("seats",), lambda: _seats_section(frames["seats"], {room["name"]: room["stake"] for room in rooms}, currency)))
     if "economics" in frames or "fee_solution" in frames:
-        sections.append(_economics_section(frames.get("economics"), frames.get("fee_solution"), tables, currency))
+        sections.append(section(("economics", "fee_solution"), _economics_section, frames.get("economics"),
+                                frames.get("fee_solution"), tables, currency))
     if "economics_by_player" in frames:
-        sections.append(_players_section(frames["economics_by_player"], currency))
+        sections.append(section(("economics_by_player",), _players_section, frames["economics_by_player"], currency))
     if "calibration" in frames:
-        sections.append(_calibration_section(frames["calibration"]))
+        sections.append(section(("calibration",), _calibration_section, frames["calibration"]))
     title = f"mjsim run {directory.resolve().name}"
     return write_text_atomically(directory / REPORT_FILE, _page(title, sections))
+
+
+def _read_table(path: Path) -> pd.DataFrame:
+    try:
+        return pd.read_parquet(path)
+    except (OSError, ValueError, pa.ArrowException) as error:  # pyarrow's damage is one of these
+        raise ReportError(f"{path}: unreadable as a table ({str(error).splitlines()[0] if str(error) else type(error).__name__})") from None
+
+
+LEAGUE_COLUMNS = {"player", "opponent", "beans_difference", "low", "high", "z", "p_value", "significant", "win_rate"}
+
+
+def _run_table_config(path: Path) -> dict:
+    """The configuration a run's table carries, checked: a table a run wrote, not another command's."""
+    try:
+        metadata = read_metadata(path)
+    except Exception as error:  # noqa: BLE001  (not Parquet, or damaged: pyarrow has several exception types)
+        raise ReportError(f"{path}: unreadable as a table ({str(error).splitlines()[0] if str(error) else type(error).__name__})") from None
+    config = metadata.get("config")
+    if not isinstance(config, dict):
+        raise ReportError(f"{path} carries no run configuration in its metadata; it was not written by mjsim run")
+    if "command" in config:
+        raise ReportError(f"{path} was written by mjsim {str(config['command'])[:40]}, not by a run; it does not belong "
+                          f"in a run directory")
+    return config
 
 
 def write_league_report(table_path: Path) -> Path:
@@ -97,8 +142,13 @@ def write_league_report(table_path: Path) -> Path:
     from sim.duel import league_matrix
 
     table_path = Path(table_path)
-    table, metadata = pd.read_parquet(table_path), read_metadata(table_path)
-    config = metadata.get("config", {})
+    table, metadata = _read_table(table_path), read_metadata(table_path)
+    config = metadata.get("config")
+    if not isinstance(config, dict) or config.get("command") != "league":
+        raise ReportError(f"{table_path} is not a league table written by mjsim league --out")
+    missing = LEAGUE_COLUMNS - set(table.columns)
+    if missing:
+        raise ReportError(f"{table_path} says it is a league table but lacks its columns {', '.join(sorted(missing))}")
     ruleset = _ruleset(config)
     currency = _currency(ruleset, {})
     matrix = league_matrix(table)
@@ -165,12 +215,12 @@ def _today() -> str:
 
 def _ruleset(config: dict):
     """The run's ruleset, built from the text the run kept (so a since-edited file does not matter), or None."""
-    from sim.ruleset import RulesetError, parse_ruleset
+    from sim.ruleset import RulesetError, parse_ruleset_text
 
     source = config.get("ruleset_source")
     try:
-        return parse_ruleset(tomllib.loads(source), source, str(config.get("ruleset"))) if source else None
-    except (RulesetError, tomllib.TOMLDecodeError, TypeError):
+        return parse_ruleset_text(source, str(config.get("ruleset"))) if isinstance(source, str) and source else None
+    except RulesetError:
         return None
 
 

@@ -5,15 +5,17 @@ their figures are illustrative, since the seeds give none (docs/rules/). A user'
 and the problem.
 """
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+
+from sim.input_limits import read_toml
 
 KEYS = {"stake": int, "fee": int, "min_entry": int, "max_entry": int}
 # Money is reckoned in 64-bit integers: a deal's largest movement (a 32-bit record times the stake) must
 # fit, summed over a session of deals, with room to spare.
 LARGEST_STAKE = 10**9
 LARGEST_AMOUNT = 10**15  # fee and entry bounds
+LARGEST_ROOMS = 100  # each room is a simulation of its own in `mjsim economics`
 
 
 class RoomsError(ValueError):
@@ -32,17 +34,15 @@ class Room:
 def load_rooms(path: Path | str | None, default: Path) -> list[Room]:
     """The rooms of `path`, or of the `default` file (a family's rooms, ``Family.rooms_file``)."""
     path = Path(path) if path is not None else default
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise RoomsError(f"cannot read rooms file {path}: {error.strerror}") from None
-    except UnicodeDecodeError as error:
-        raise RoomsError(f"rooms file {path} is not UTF-8 text (byte offset {error.start:,})") from None
-    except tomllib.TOMLDecodeError as error:
-        raise RoomsError(f"rooms file {path} is not valid TOML: {error}") from None
+    data, _ = read_toml(path, RoomsError, "rooms file")
     rooms = data.get("rooms")
     if not isinstance(rooms, dict) or not rooms:
         raise RoomsError(f"rooms file {path} has no [rooms.<name>] tables")
+    if len(rooms) > LARGEST_ROOMS:
+        raise RoomsError(f"rooms file {path} has {len(rooms):,} rooms; at most {LARGEST_ROOMS}")
+    unknown = set(data) - {"rooms"}
+    if unknown:
+        raise RoomsError(f"rooms file {path}: unknown table {min(unknown)!r}; a rooms file has [rooms.<name>] tables only")
     found = []
     for name, table in rooms.items():
         if not isinstance(table, dict) or set(table) != set(KEYS):

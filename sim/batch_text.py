@@ -3,15 +3,13 @@ always answers input line N, and one hostile line is one error line while the ba
 
 Lines are split on ``\\n`` alone (a trailing ``\\r`` is dropped), not on the other separators
 ``str.splitlines`` knows (U+0085, U+2028, U+2029, U+001C-U+001E), which may sit inside a JSON string. A line
-is parsed with limits: at most MAX_LINE_CHARACTERS characters, MAX_DEPTH levels of nesting and
-MAX_NUMBER_DIGITS digits in a number; NaN and Infinity are not JSON.
+holds at most MAX_LINE_CHARACTERS characters and is parsed within the limits of every JSON mjsim reads
+(``sim.input_limits.parse_json``: 16 levels of nesting, 20 digits in a number, no NaN or Infinity).
 """
 
-import json
+from sim.input_limits import InputLimitError, parse_json
 
 MAX_LINE_CHARACTERS = 10_000
-MAX_DEPTH = 16
-MAX_NUMBER_DIGITS = 20
 
 
 class BatchLineError(ValueError):
@@ -34,45 +32,11 @@ def decode(data: bytes, name: str) -> str:
         raise BatchLineError(f"{name} is not UTF-8 text (byte 0x{data[error.start]:02x} at offset {error.start:,})") from None
 
 
-def _depth(line: str) -> int:
-    """The deepest nesting of arrays and objects, brackets inside strings not counted."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for char in line:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif char in "]}":
-            depth -= 1
-    return deepest
-
-
-def _number(text: str):
-    if len(text.lstrip("-")) > MAX_NUMBER_DIGITS:
-        raise BatchLineError(f"a number of {len(text):,} characters; at most {MAX_NUMBER_DIGITS} digits")
-    return int(text) if text.lstrip("-").isdigit() else float(text)
-
-
-def _constant(text: str):
-    raise BatchLineError(f"{text} is not a JSON value")
-
-
 def parse_line(line: str):
     """The JSON value of one batch line, within the limits above; BatchLineError says what is wrong."""
     if len(line) > MAX_LINE_CHARACTERS:
         raise BatchLineError(f"a line of {len(line):,} characters; at most {MAX_LINE_CHARACTERS:,}")
-    if _depth(line) > MAX_DEPTH:
-        raise BatchLineError(f"nested more than {MAX_DEPTH} levels deep")
     try:
-        return json.loads(line, parse_int=_number, parse_float=_number, parse_constant=_constant)
-    except json.JSONDecodeError as error:
-        raise BatchLineError(f"not valid JSON ({error.msg})") from None
+        return parse_json(line)
+    except InputLimitError as error:
+        raise BatchLineError(str(error)) from None

@@ -86,6 +86,14 @@ def variants(levels: Levels, effects: bool) -> list[str]:
     return [ALL, *(assist for assist in ASSISTS if effects and levels.uses(assist))]
 
 
+BYTES_PER_RUN_LEVEL = (len(campaign.RUN_FIELDS) + 6) * 8 * 2  # a row of the runs table, built and then joined
+
+
+def campaign_memory(runs: int, levels: int, variants: int) -> int:
+    """Bytes the runs table of a campaign needs: one row per variant, run and level, held until written."""
+    return runs * levels * variants * BYTES_PER_RUN_LEVEL
+
+
 def _variant_levels(levels: Levels, variant: str) -> Levels:
     return levels if variant == ALL else levels.without(variant)
 

@@ -7,10 +7,10 @@ to what switching it off means, for the campaigns `mjsim challenge` plays to mea
 """
 
 import dataclasses
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from sim.input_limits import read_toml
 from sim.ruleset import LARGEST_DRAWS, LARGEST_SETTING
 
 DEFAULT_LEVELS = Path(__file__).parent / "erren" / "challenge_levels.toml"
@@ -95,13 +95,9 @@ def _whole(where: str, key: str, value: int, low: int, high: int) -> int:
 def load_levels(path: Path | str | None = None) -> Levels:
     """Read and check a levels file (default sim/erren/challenge_levels.toml)."""
     path = Path(path) if path is not None else DEFAULT_LEVELS
-    if not path.is_file():
+    if not path.exists():
         raise LevelsError(f"levels file not found: {path}")
-    try:
-        source = path.read_text(encoding="utf-8")
-        data = tomllib.loads(source)
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-        raise LevelsError(f"{path}: not a readable TOML file ({error})") from None
+    data, source = read_toml(path, LevelsError, "levels file")
     unknown = set(data) - {"campaign", "levels"}
     if unknown:
         raise LevelsError(f"{path}: unknown table {min(unknown)!r}; a levels file has [campaign] and [[levels]]")
@@ -125,6 +121,8 @@ def load_levels(path: Path | str | None = None) -> Levels:
     levels = []
     for number, table in enumerate(tables, 1):
         where = f"{path} level {number}"
+        if not isinstance(table, dict):
+            raise LevelsError(f"{where}: {table!r} should be a [[levels]] table")
         for key in set(table) - set(LEVEL_KEYS):
             raise LevelsError(f"{where}: unknown key {key!r}; known: {', '.join(LEVEL_KEYS)}")
         for key in ("name", "bet", "pass_score"):

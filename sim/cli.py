@@ -14,6 +14,7 @@ from typing import Annotated
 import typer
 
 import kernels
+from analysis.report import ReportError
 from analysis.rooms import RoomsError
 from analysis.tables import OutputPathError, write_text_atomically
 from kernels.tiles import TILE_SETS
@@ -24,22 +25,24 @@ from sim.ruleset import RulesetError
 from sim.runner import RunError
 from sim.scoring import ScoringError
 
+# Limits checked up front, so that a huge value is one error line, not an overflow deep in a kernel or a
+# machine brought down growing toward all its memory (shared with the run directory's reader).
+from sim.size_limits import (
+    LARGEST_DEALS,
+    LARGEST_DUEL,
+    LARGEST_RUNS,
+    LARGEST_SEED,
+    LARGEST_SESSION,
+    LARGEST_SHARD,
+    LARGEST_SIMULATED,
+    check_memory,
+)
+
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="mjsim: Monte Carlo simulator for two-player Chinese mahjong.")
 
 
 class UserError(Exception):
     """A problem with what the user asked for, reported as one line."""
-
-
-# Limits checked up front, so that a huge value is one error line, not an overflow deep in a kernel or a
-# machine brought down growing toward all its memory.
-LARGEST_SEED = 2**63 - 1  # seeds become unsigned 64-bit stream keys
-LARGEST_DEALS = 10**12
-LARGEST_SHARD = 1_000_000  # deals held in memory at once per worker
-LARGEST_SESSION = 100_000  # a replay plays its whole session up to the deal
-LARGEST_DUEL = 10**8  # walls of a duel or league, held in memory
-LARGEST_SIMULATED = 10**9  # economics: horizon x players simulated at once
-LARGEST_RUNS = 10**7  # campaign runs: their rows are held in memory
 
 
 def _within(name: str, value: int, low: int, high: int) -> None:
@@ -283,6 +286,8 @@ def run(
         raise UserError(f"unknown backend {backend!r}; choose local or dask")
     if (backend == "dask") != (scheduler is not None):
         raise UserError("--backend dask needs --scheduler ADDRESS, and --scheduler needs --backend dask")
+    if scheduler is not None:
+        runner.check_scheduler_address(scheduler)
     directory = out if out is not None else runner.default_directory(config)
     with progress_bar("deals", deals) as advance:
         result = runner.run(config, directory, workers, resume, progress=advance, rooms=rooms, scheduler=scheduler,
@@ -308,11 +313,13 @@ def report_command(
             raise UserError(f"{path} holds no run ({RUN_FILE} is missing)")
         typer.echo(f"wrote {write_report(path)}")
         return
-    if not path.is_file():
+    if not path.exists():
         raise UserError(f"{path} does not exist")
+    if not path.is_file():
+        raise UserError(f"{path} is neither a run directory nor a league table (it is not a regular file)")
     try:
         command = read_metadata(path).get("config", {}).get("command")
-    except Exception:  # noqa: BLE001  (not Parquet, or damaged: one line says so)
+    except Exception:  # noqa: BLE001  (not Parquet, or damaged, or metadata of another shape: one line says so)
         command = None
     if command != "league":
         raise UserError(f"{path} is neither a run directory nor a league table written by mjsim league --out")
@@ -352,16 +359,22 @@ def economics(
 
     import pandas as pd
 
-    from analysis.economics import grid_rooms, player_economics, room_economics
+    from analysis.economics import grid_rooms, player_economics, room_economics, ruin_memory
+    from analysis.fee_solver import solve_memory
     from analysis.rooms import load_rooms
     from analysis.tables import write_table
     from sim import runner
-    from sim.families import family_of
+    from sim.families import family_of, rooms_path
 
     if horizon < 1 or players < 1 or block < 1 or seed < 0:
         raise UserError("--horizon, --players and --block must be positive and --seed not negative")
     _within("--seed", seed, 0, LARGEST_SEED)
     _within("--horizon times --players", horizon * players, 1, LARGEST_SIMULATED)
+    simulated = f"simulating {players:,} players over {horizon:,} deals"
+    check_memory(ruin_memory(players, horizon, block), simulated, "give fewer --players or a shorter --horizon", UserError)
+    if solve is not None:  # the fee solver keeps every player's path for its bisection
+        check_memory(solve_memory(players, horizon, block), f"--solve fee {simulated}",
+                     "give fewer --players or a shorter --horizon", UserError)
     for value in stake or []:
         _within("--stake", value, 1, 10**9)
     for value in fee or []:
@@ -384,7 +397,7 @@ def economics(
     if stake is not None:
         room_list = grid_rooms(stake, fee)
     else:
-        room_list = load_rooms(family.rooms_path(rooms, ruleset), family.rooms_file_for(ruleset))
+        room_list = load_rooms(rooms_path(ruleset, rooms), family.rooms_file_for(ruleset))
         if fee is not None:
             room_list = [replace(room, fee=fee[0]) for room in room_list]
     records = runner.read_records(run_dir, config, ruleset)
@@ -519,9 +532,9 @@ def calibrate_ev(
 def _room(rooms: Path | None, name: str | None, ruleset):
     """The named room of the rooms file (default: the ruleset's family's own), or its first room."""
     from analysis.rooms import load_rooms
-    from sim.families import family_of
+    from sim.families import family_of, rooms_path
 
-    found = {room.name: room for room in load_rooms(rooms, family_of(ruleset).rooms_file_for(ruleset))}
+    found = {room.name: room for room in load_rooms(rooms_path(ruleset, rooms), family_of(ruleset).rooms_file_for(ruleset))}
     if name is None:
         return next(iter(found.values()))
     if name not in found:
@@ -549,6 +562,7 @@ def duel(
 
     _within("--deals", deals, 2, LARGEST_DUEL)
     _within("--seed", seed, 0, LARGEST_SEED)
+    check_memory(duels.duel_memory(deals), f"a duel of {deals:,} walls", "give fewer --deals", UserError)
     rules = load_ruleset(ruleset)
     if seats is not None:
         runner.check_seats(rules, seats)
@@ -583,6 +597,7 @@ def league(
         raise UserError("a league needs two or more different players")
     _within("--deals", deals, 2, LARGEST_DUEL)
     _within("--seed", seed, 0, LARGEST_SEED)
+    check_memory(duels.duel_memory(deals), f"a league of {deals:,} walls per pair", "give fewer --deals", UserError)
     rules = load_ruleset(ruleset)
     for player in players:
         family_of(rules).player_name(player)  # every player checked before any deal is played
@@ -639,7 +654,10 @@ def challenge(
     chosen.close()
     config = challenges.ChallengeConfig(ruleset, str(levels or DEFAULT_LEVELS), tuple(chosen.names), runs, seed, effects)
     challenges.check_ruleset(load_ruleset(ruleset))
-    n_variants = len(challenges.variants(load_levels(config.levels), effects))
+    campaign_levels = load_levels(config.levels)
+    n_variants = len(challenges.variants(campaign_levels, effects))
+    check_memory(challenges.campaign_memory(runs, len(campaign_levels.levels), n_variants),
+                 f"{runs:,} runs of {len(campaign_levels.levels)} levels in {n_variants} variants", "give fewer --runs", UserError)
     directory = out if out is not None else challenges.default_directory(config)
     challenges.check_directory(directory, config)
     with progress_bar("runs", runs * n_variants) as advance:
@@ -678,7 +696,7 @@ def main() -> None:
             raise typer.Abort()
     except (
         UserError, NotationError, kernels.InvalidHandError, RulesetError, ScoringError, PlayerError, RunError, RoomsError,
-        OutputPathError, LevelsError, OSError,
+        OutputPathError, LevelsError, ReportError, OSError,
     ) as error:
         typer.echo(f"error: {error}", err=True)
         sys.exit(2)

@@ -62,16 +62,20 @@ class DuelResult:
 
 
 CHUNK = 2_000  # deals per engine call: numba holds off Ctrl-C until a call returns (ev plays 400 to 3,000 a second)
+BYTES_PER_WALL = 48  # held for the whole duel: each player's money per wall (8 bytes each), and the figures from it
 
 
-def _play_in_chunks(family, ruleset, players, seed: int, deals: int) -> pd.DataFrame:
-    """The walls' record columns (money needs no fan columns), played a chunk at a time so that Ctrl-C
-    stops a long duel within seconds; each deal depends only on (seed, deal), so the records are the same."""
-    return pd.concat(
-        [pd.DataFrame(family.engine.play(ruleset, players, seed, min(CHUNK, deals - first), first).columns)
-         for first in range(0, deals, CHUNK)],
-        ignore_index=True,
-    )
+def duel_memory(deals: int) -> int:
+    """Bytes a duel holds at most: its per-wall sums, and the records of one chunk of deals."""
+    return deals * BYTES_PER_WALL + CHUNK * 4096
+
+
+def _chunks(family, ruleset, players, seed: int, deals: int):
+    """(first wall, record columns) of the walls, played a chunk at a time: Ctrl-C stops a long duel within
+    seconds, and only a chunk's records are held at once; each deal depends only on (seed, deal), so the
+    records are the same as in one piece (money needs no fan columns)."""
+    for first in range(0, deals, CHUNK):
+        yield first, pd.DataFrame(family.engine.play(ruleset, players, seed, min(CHUNK, deals - first), first).columns)
 
 
 LINEUPS = ("alternate", "one")
@@ -97,22 +101,20 @@ def duel(ruleset: Ruleset, first: str, second: str, deals: int, seed: int, room:
     per_wall = np.zeros((2, deals))
     wins = np.zeros(2)
     slots = np.zeros(2)  # seats held per wall, over the rotations
-    sittings = [seating(seats, rotation, lineup) for rotation in range(seats)]
-    tables = []  # every rotation seated before the first plays: users' players then share one host (sim.player_host)
-    try:
-        for sitting in sittings:
-            tables.append(family.parse_players([texts[player] for player in sitting], seats))
-        for sitting, players in zip(sittings, tables, strict=True):
-            records = _play_in_chunks(family, ruleset, players, seed, deals)
-            changes = family.money.seat_changes(records, room)
-            won = family.money.seat_wins(records)
-            for seat, player in enumerate(sitting):
-                per_wall[player] += changes[:, seat]
-                wins[player] += won[:, seat].sum()
-                slots[player] += 1
-    finally:
-        for players in tables:
+    for rotation in range(seats):
+        sitting = seating(seats, rotation, lineup)
+        players = family.parse_players([texts[player] for player in sitting], seats)
+        try:
+            for first, records in _chunks(family, ruleset, players, seed, deals):
+                changes = family.money.seat_changes(records, room)
+                won = family.money.seat_wins(records)
+                for seat, player in enumerate(sitting):
+                    per_wall[player, first:first + len(records)] += changes[:, seat]
+                    wins[player] += won[:, seat].sum()
+        finally:
             players.close()
+        for player in sitting:
+            slots[player] += 1
     per_slot = per_wall / slots[:, None]
     seat_deals = slots * deals
     win_interval = np.column_stack(wilson_interval(wins, seat_deals))

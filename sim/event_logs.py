@@ -116,13 +116,22 @@ def log_path(directory: Path, index: int) -> Path:
 
 
 def read_logs(directory: Path, deals=None) -> pd.DataFrame:
-    """Every logged event of the run in `directory` (or of the given deals), in deal and step order."""
-    folder = directory / LOGS
-    paths = sorted(folder.glob("shard-*.parquet")) if folder.is_dir() else []
-    if not paths:
-        raise FileNotFoundError(f"{directory} has no event logs (run it with --logs)")
+    """Every logged event of the run in `directory` (or of the given deals), in deal and step order. Each log
+    is checked first, as the run's shards are: its bytes against the run's manifest, its own metadata (the
+    run's configuration, its shard, its first deal); a missing or unsound log is one RunError naming it and
+    saying that ``mjsim run --resume --logs`` repairs it, so no deal is read twice or from another run."""
+    from sim import runner  # the runner writes the logs, and imports this module
+
     filters = [("deal", "in", sorted(int(deal) for deal in deals))] if deals is not None else None
-    frames = [pq.read_table(path, filters=filters).to_pandas() for path in paths]
+    frames = []
+    for path, first, count in runner.checked_logs(directory, deals):
+        frame = pq.read_table(path, filters=filters).to_pandas()
+        if len(frame) and not (first <= frame["deal"].min() and frame["deal"].max() < first + count):
+            raise runner.RunError(f"{path}: it holds deals outside its shard's ({first:,} to {first + count - 1:,}); "
+                                  f"mjsim run --resume --logs --out {directory} sets it aside and plays its shard again")
+        frames.append(frame)
+    if not frames:  # none of the deals asked for is in the run
+        return pa.schema([pa.field(name, kind) for name, (kind, _) in COLUMNS.items()]).empty_table().to_pandas()
     return pd.concat(frames, ignore_index=True).sort_values(["deal", "step"], kind="stable", ignore_index=True)
 
 

@@ -37,6 +37,7 @@ from sim.user_players import builtin_numba_seat, is_user_player
 @dataclass(frozen=True)
 class Family:
     name: str  # the ruleset files' `family` value
+    title: str  # what the family is called in messages: 二人, 血战
     engine: ModuleType
     players: ModuleType
     report: ModuleType  # the replay report

@@ -12,7 +12,6 @@ scored), the order in which fans exclude others (by value, then file order) and 
 """
 
 import functools
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -21,6 +20,7 @@ import numpy as np
 
 from kernels.fan_ids import FAN_IDS, N_FANS, Fan
 from kernels.tiles import TILE_SETS
+from sim.input_limits import InputLimitError, parse_toml, read_toml
 
 RULESET_DIR = Path(__file__).parent / "rulesets"
 SWITCHES = {
@@ -179,16 +179,7 @@ def available() -> list[str]:
 
 @functools.cache
 def _load_path(path: Path) -> Ruleset:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise RulesetError(f"cannot read ruleset file {path}: {error.strerror}") from None
-    except UnicodeDecodeError as error:
-        raise RulesetError(f"ruleset file {path} is not UTF-8 text (byte offset {error.start:,})") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise RulesetError(f"{path}: not valid TOML: {error}") from None
+    data, text = read_toml(path, RulesetError, "ruleset file")
     return parse_ruleset(data, text, str(path))
 
 
@@ -197,13 +188,22 @@ def load_ruleset(name_or_path: str | Path) -> Ruleset:
     text = str(name_or_path)
     if text.endswith(".toml") or "/" in text:
         path = Path(text)
-        if not path.is_file():
+        if not path.exists():
             raise RulesetError(f"ruleset file {path} does not exist")
         return _load_path(path.resolve())
     path = RULESET_DIR / f"{text}.toml"
     if not path.is_file():
         raise RulesetError(f"unknown ruleset {text!r}; choose one of {', '.join(available())}, or give a .toml file")
     return _load_path(path)
+
+
+def parse_ruleset_text(text: str, where: str) -> Ruleset:
+    """A ruleset from the text of its file (as a run keeps it), within the limits of every TOML file read."""
+    try:
+        data = parse_toml(text)
+    except InputLimitError as problem:
+        raise RulesetError(f"{where} {problem}") from None
+    return parse_ruleset(data, text, where)
 
 
 def parse_ruleset(data: dict, source: str = "", where: str = "ruleset") -> Ruleset:
@@ -216,7 +216,7 @@ def parse_ruleset(data: dict, source: str = "", where: str = "ruleset") -> Rules
     if not isinstance(switches, dict):
         fail("missing the [ruleset] table")
     family = switches.get("family", "erren")
-    if family not in FAMILY_SCHEMAS:
+    if not isinstance(family, str) or family not in FAMILY_SCHEMAS:
         fail(f"[ruleset] family = {family!r} is not one of {', '.join(FAMILY_SCHEMAS)}")
     schema = FAMILY_SCHEMAS[family]
     tables = {"ruleset", "fans", *schema.tables}
@@ -290,7 +290,7 @@ def parse_ruleset(data: dict, source: str = "", where: str = "ruleset") -> Rules
         if not isinstance(excluded, list):
             fail(f"[fans.{fan_id}] excludes must be a list of fan ids")
         for target in excluded:
-            if target not in ids:
+            if not isinstance(target, str) or target not in ids:
                 fail(f"[fans.{fan_id}] excludes unknown fan id {target!r}")
             if target == fan_id:
                 fail(f"[fans.{fan_id}] excludes itself")

@@ -6,14 +6,18 @@ every shard before it is resumed or read.
   lock). A second ``run`` or ``--resume`` on a held directory is refused with one line naming the holder.
   The lock file stays in the directory; nothing else reads it.
 - **The manifest.** ``manifest.json`` lists every shard the run wrote with the SHA-256 of its bytes, its
-  first deal, its row count and the source hash of the code that played it. The parent process rewrites it
-  (atomically) after each finished shard, so it never names a shard that is not on disk.
+  first deal, its row count and the source hash of the code that played it, and, where the run wrote its
+  event log, the log's SHA-256, rows and first deal (``log``; manifests from before have none). The parent
+  process rewrites it (atomically) after each finished shard, so it never names a shard that is not on
+  disk. It is read within limits (``sim.input_limits``) and checked field by field: a damaged manifest is
+  one RunError naming the field, and the run is left as it is.
 - **Every shard checked.** A shard is sound when it is in the manifest with the same hash, and its own
   metadata names this run's configuration hash, its index, its first deal and its row count. A missing,
   foreign, duplicated (a copy of another shard), truncated or damaged shard fails one of these. Parquet page
   checksums are written with every table and verified on every read, as a second line of defence.
   ``--resume`` moves an unsound shard aside to ``records/set-aside/`` (never deleting it) and plays it
-  again; reading a run (``analyze``, ``economics``) refuses it with one line naming the shard.
+  again; reading a run (``analyze``, ``economics``) refuses it with one line naming the shard. An event
+  log is checked the same way against its entry (``log_problem``), and set aside to ``logs/set-aside/``.
 """
 
 import contextlib
@@ -21,6 +25,7 @@ import fcntl
 import hashlib
 import json
 import os
+import re
 import socket
 from pathlib import Path
 
@@ -28,6 +33,8 @@ import pyarrow.parquet as pq
 
 from analysis.tables import read_metadata, write_text_atomically
 from kernels.compile_cache import source_key
+from sim.input_limits import read_json
+from sim.size_limits import LARGEST_DEALS, LARGEST_SHARD, MAX_SHARDS
 
 RUN_FILE = "run.json"
 LOCK_FILE = ".mjsim-lock"
@@ -36,6 +43,13 @@ RECORDS = "records"
 LOGS = "logs"  # event logs, one per shard (sim.event_logs)
 SET_ASIDE = "set-aside"
 MANIFEST_FORMAT = 1
+ENTRY_KEYS = {"sha256", "first_deal", "rows", "source_hash"}
+LOG_KEY = "log"  # a shard's entry names its event log, when the run wrote one (older manifests have none)
+LOG_ENTRY_KEYS = {"sha256", "rows", "first_deal"}
+SHARD_NAME = re.compile(r"shard-[0-9]{6}\.parquet")
+HEX = re.compile(r"[0-9a-f]+")
+LARGEST_MANIFEST = MAX_SHARDS * 1024  # bytes: an entry with its log's takes about 400
+LARGEST_LOG_ROWS = LARGEST_SHARD * 10_000  # events in one shard's log, far above any deal's count
 
 
 class RunError(ValueError):
@@ -45,15 +59,19 @@ class RunError(ValueError):
 @contextlib.contextmanager
 def claimed(directory: Path):
     """Hold the run directory's lock for the block (creating the directory); RunError when another process
-    holds it. A lock file this call created is removed again if the block leaves no run behind (a refused
-    or failed start leaves a directory as it found it)."""
+    holds it. A lock file (and a directory) this call created is removed again if the block leaves no run
+    behind (a refused or failed start leaves a directory as it found it)."""
     path = directory / LOCK_FILE
     descriptor = -1
+    made = not directory.exists()
     try:
-        directory.mkdir(parents=True, exist_ok=True)
         for _ in range(100):
+            directory.mkdir(parents=True, exist_ok=True)
             created = not path.exists()
-            descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+            try:
+                descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+            except FileNotFoundError:  # the directory was removed by a start that gave up meanwhile: make it again
+                continue
             try:
                 fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
@@ -81,6 +99,9 @@ def claimed(directory: Path):
     finally:
         if created and not (directory / RUN_FILE).exists():
             path.unlink(missing_ok=True)  # still locked: no other run can hold this file meanwhile
+            if made:
+                with contextlib.suppress(OSError):  # not empty: another run has begun there meanwhile
+                    directory.rmdir()
         os.close(descriptor)  # closing releases the lock
 
 
@@ -122,17 +143,74 @@ def shard_metadata(run_config: dict, index: int, first: int, rows: int) -> dict:
 
 
 def read_manifest(directory: Path) -> dict | None:
-    """The manifest's shard entries (file name -> entry), or None for a run written before manifests."""
+    """The manifest's shard entries (file name -> entry), or None for a run written before manifests; a
+    RunError naming the field when any of it is not what the run writes (the file is left as it is)."""
     path = directory / MANIFEST
-    if not path.exists():
+    if not path.exists() and not path.is_symlink():
         return None
-    try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-        if manifest.get("format") != MANIFEST_FORMAT or not isinstance(manifest.get("shards"), dict):
-            raise ValueError("unknown format")
-        return manifest["shards"]
-    except (OSError, UnicodeDecodeError, ValueError, AttributeError) as error:
-        raise RunError(f"{path} is damaged ({error}); the run's shards cannot be checked") from None
+    manifest = read_json(path, RunError, "", LARGEST_MANIFEST)
+    problem = _manifest_problem(manifest)
+    if problem is not None:
+        raise RunError(f"{path} is damaged ({problem}); the run's shards cannot be checked, and it is left as it is")
+    return manifest["shards"]
+
+
+def whole_number_problem(name: str, value, low: int, high: int) -> str | None:
+    """Why `value` is not a whole number from `low` to `high` (a JSON field `name`), or None."""
+    if type(value) is not int:
+        return f"{name} = {json_excerpt(value)} is not a whole number"
+    if not low <= value <= high:
+        return f"{name} = {value:,} is not from {low:,} to {high:,}"
+    return None
+
+
+def json_excerpt(value) -> str:
+    """A value as JSON, cut short: what an error message shows of a field."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _hash_problem(name: str, value, length: int = 64) -> str | None:
+    if not isinstance(value, str) or not HEX.fullmatch(value) or len(value) > length:
+        return f"{name} = {json_excerpt(value)} is not a hexadecimal hash"
+    return None
+
+
+def _manifest_problem(manifest) -> str | None:
+    """What in a parsed manifest is not as the run writes it, field by field, or None."""
+    if not isinstance(manifest, dict):
+        return "not a JSON object"
+    if manifest.get("format") != MANIFEST_FORMAT:
+        return f"format = {json_excerpt(manifest.get('format'))}, not {MANIFEST_FORMAT}"
+    shards = manifest.get("shards")
+    if not isinstance(shards, dict):
+        return "shards is not an object of shard entries"
+    if len(shards) > MAX_SHARDS:
+        return f"{len(shards):,} shard entries; a run has at most {MAX_SHARDS:,}"
+    for name, entry in shards.items():
+        if not SHARD_NAME.fullmatch(name):
+            return f"shards has an entry {json_excerpt(name)}, not a shard's file name"
+        if not isinstance(entry, dict) or not ENTRY_KEYS <= set(entry) <= ENTRY_KEYS | {LOG_KEY}:
+            return f"shards.{name} is not an entry of {', '.join(sorted(ENTRY_KEYS))} (and {LOG_KEY})"
+        problem = (_hash_problem(f"shards.{name}.sha256", entry["sha256"])
+                   or whole_number_problem(f"shards.{name}.first_deal", entry["first_deal"], 0, LARGEST_DEALS - 1)
+                   or whole_number_problem(f"shards.{name}.rows", entry["rows"], 1, LARGEST_SHARD)
+                   or _hash_problem(f"shards.{name}.source_hash", entry["source_hash"]))
+        if problem is None and LOG_KEY in entry:
+            log = entry[LOG_KEY]
+            if not isinstance(log, dict) or set(log) != LOG_ENTRY_KEYS:
+                return f"shards.{name}.{LOG_KEY} is not an entry of {', '.join(sorted(LOG_ENTRY_KEYS))}"
+            problem = (_hash_problem(f"shards.{name}.{LOG_KEY}.sha256", log["sha256"])
+                       or whole_number_problem(f"shards.{name}.{LOG_KEY}.rows", log["rows"], 0, LARGEST_LOG_ROWS)
+                       or whole_number_problem(f"shards.{name}.{LOG_KEY}.first_deal", log["first_deal"], 0, LARGEST_DEALS - 1))
+        if problem is not None:
+            return problem
+    return None
+
+
+def has_logs(entries: dict) -> bool:
+    """Whether the run logs its deals: some shard's manifest entry lists an event log."""
+    return any(LOG_KEY in entry for entry in entries.values())
 
 
 def write_manifest(directory: Path, entries: dict) -> None:
@@ -140,39 +218,75 @@ def write_manifest(directory: Path, entries: dict) -> None:
     write_text_atomically(directory / MANIFEST, text)
 
 
-def manifest_entry(path: Path, first: int, rows: int) -> dict:
-    return {"sha256": file_hash(path), "first_deal": first, "rows": rows, "source_hash": source_key()}
+def manifest_entry(path: Path, first: int, rows: int, log: Path | None = None, log_rows: int = 0) -> dict:
+    """A shard's entry; with `log`, the entry of its event log (``log_rows`` events) inside it."""
+    entry = {"sha256": file_hash(path), "first_deal": first, "rows": rows, "source_hash": source_key()}
+    if log is not None:
+        entry[LOG_KEY] = {"sha256": file_hash(log), "rows": log_rows, "first_deal": first}
+    return entry
 
 
 def shard_problem(path: Path, index: int, first: int, rows: int, run_config: dict, manifest: dict | None) -> str | None:
     """Why the shard at `path` is not shard `index` of this run (deals first .. first + rows - 1), or None."""
+    entry = None if manifest is None else manifest.get(path.name)
+    problem = _presence_problem(path)
+    if problem is None and manifest is not None:
+        if entry is None:
+            problem = "not in the run's manifest (the run did not finish writing it, or it came from elsewhere)"
+        elif (entry["first_deal"], entry["rows"]) != (first, rows):
+            problem = f"its manifest entry is for deals {entry['first_deal']:,} to {entry['first_deal'] + entry['rows'] - 1:,}"
+    return problem or _file_problem(path, index, first, rows, run_config, entry, rows)
+
+
+def log_problem(path: Path, index: int, first: int, rows: int, run_config: dict, manifest: dict | None) -> str | None:
+    """Why the event log at `path` is not the log of shard `index` of this run, or None: as a shard, checked
+    against its entry in the shard's manifest entry (``log``: its hash, its rows of events, its first deal)."""
+    problem = _presence_problem(path)
+    if problem is not None or manifest is None:
+        return problem or _file_problem(path, index, first, rows, run_config, None, None)
+    entry = (manifest.get(path.name) or {}).get(LOG_KEY)
+    if entry is None:
+        return "not in the run's manifest (written by a run cut short, or come from elsewhere)"
+    if entry["first_deal"] != first:
+        return f"its manifest entry is for deals from {entry['first_deal']:,}"
+    return _file_problem(path, index, first, rows, run_config, entry, entry["rows"])
+
+
+def _presence_problem(path: Path) -> str | None:
+    if path.is_symlink():  # the run writes regular files; a link may lead anywhere (a system file, another run)
+        return "a symbolic link, not a file the run wrote"
     if not path.is_file():
-        return "missing" if not path.exists() and not path.is_symlink() else "not a regular file"
-    if manifest is not None:
-        entry = manifest.get(path.name)
-        if not isinstance(entry, dict):
-            return "not in the run's manifest (the run did not finish writing it, or it came from elsewhere)"
-        if file_hash(path) != entry.get("sha256"):
-            return "its bytes differ from those the run wrote (damaged, truncated or replaced)"
+        return "missing" if not path.exists() else "not a regular file"
+    return None
+
+
+def _file_problem(path: Path, index: int, first: int, deals: int, run_config: dict, entry: dict | None,
+                  file_rows: int | None) -> str | None:
+    """Why the file at `path` (a shard or its log: `file_rows` rows, None if not known) is not shard `index`
+    of this run (`deals` deals from `first`), given its manifest `entry` (None: no manifest to check against)."""
+    if entry is not None and file_hash(path) != entry["sha256"]:
+        return "its bytes differ from those the run wrote (damaged, truncated or replaced)"
     try:
         metadata = read_metadata(path)
         n_rows = pq.ParquetFile(path).metadata.num_rows
     except Exception as error:  # pyarrow reports a damaged file with several exception types
         return f"unreadable as Parquet ({str(error).splitlines()[0] if str(error) else type(error).__name__})"
-    config = metadata.get("config") or {}
+    config = metadata.get("config") if isinstance(metadata.get("config"), dict) else {}
     own = {key: config.get(key) for key in run_config}
     if own != run_config:
         return "it belongs to another run (its configuration differs)"
     if config.get("shard") != index or config.get("first_deal") != first:
         return f"it is shard {config.get('shard')} (deals from {config.get('first_deal')}), not shard {index}"
-    if n_rows != rows or config.get("rows", rows) != rows:
-        return f"it holds {n_rows:,} deals, not {rows:,}"
+    if (file_rows is not None and n_rows != file_rows) or config.get("rows", deals) != deals:
+        return (f"it holds {n_rows:,} deals, not {deals:,}" if file_rows == deals
+                else f"it holds {n_rows:,} rows for {config.get('rows')} deals, not {file_rows} rows for {deals:,}")
     return None
 
 
 def set_aside(directory: Path, path: Path) -> Path:
-    """Move an unsound shard to records/set-aside/ under a name not yet taken; returns the new path."""
-    folder = directory / RECORDS / SET_ASIDE
+    """Move an unsound shard (or event log) to set-aside/ beside it, under a name not yet taken; returns the
+    new path."""
+    folder = path.parent / SET_ASIDE
     folder.mkdir(parents=True, exist_ok=True)
     for attempt in range(1, 10_000):
         target = folder / f"{path.name}.{attempt}"

@@ -26,9 +26,9 @@ in batches of a few thousand deals, so that Ctrl-C stops it within seconds.
 import json
 import os
 import shutil
+import threading
 import time
-import tomllib
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -44,17 +44,17 @@ from analysis.rooms import load_rooms
 from analysis.tables import write_table, write_text_atomically
 from kernels.compile_cache import source_key
 from sim import event_logs, run_directory, win_chances
-from sim.families import family_of
+from sim.families import family_of, rooms_path
 from sim.player_text import split_players
-from sim.ruleset import RulesetError, load_ruleset, parse_ruleset
-from sim.run_directory import RECORDS, RUN_FILE, RunError
+from sim.input_limits import LARGEST_TOML_FILE, read_json
+from sim.ruleset import XUEZHAN_SEAT_COUNTS, RulesetError, load_ruleset, parse_ruleset_text
+from sim.run_directory import RECORDS, RUN_FILE, RunError, json_excerpt, whole_number_problem
+from sim.size_limits import LARGEST_DEALS, LARGEST_SEED, LARGEST_SESSION, LARGEST_SHARD, MAX_SHARDS, check_memory
 from sim.terminal_text import display_width
 from sim.player_host import HostedSeat
 from sim.user_players import PythonSeat, builtin_numba_seat, is_user_player, user_player_label
 from sim.waiting_limits import seconds_from_environment
 from sim.worker_processes import WorkerDied, play_here, run_calls
-
-MAX_SHARDS = 100_000  # files in one records directory, and entries in its manifest
 
 
 @dataclass(frozen=True)
@@ -67,8 +67,15 @@ class RunConfig:
     session_length: int = 0
 
     def check(self) -> None:
-        if self.deals < 1 or self.shard_size < 1 or self.seed < 0 or self.session_length < 0:
-            raise RunError("--deals and --shard-size must be positive, --seed and --session-length not negative")
+        """A RunError unless every setting is within sim.size_limits (the command line checks its options
+        against the same numbers first; a run.json is checked with this too)."""
+        for name, value, low, high in (
+            ("--deals", self.deals, 1, LARGEST_DEALS), ("--seed", self.seed, 0, LARGEST_SEED),
+            ("--shard-size", self.shard_size, 1, LARGEST_SHARD),
+            ("--session-length", self.session_length, 0, min(LARGEST_SESSION, max(self.shard_size, 0))),
+        ):
+            if type(value) is not int or not low <= value <= high:
+                raise RunError(f"{name} must be a whole number from {low:,} to {high:,}, not {value!r}")
         if -(-self.deals // self.shard_size) > MAX_SHARDS:
             raise RunError(f"{self.deals:,} deals in shards of {self.shard_size:,} make more than {MAX_SHARDS:,} shards; give a larger --shard-size")
         if self.session_length and self.shard_size % self.session_length:
@@ -151,11 +158,12 @@ def play_shard(config: RunConfig, directory: Path, index: int, first: int, count
     finally:
         players.close()
     metadata = run_directory.shard_metadata(config.metadata(ruleset.source), index, first, count)
+    log_file = event_logs.log_path(directory, index) if logs else None
     if logs:  # before the records: a shard in the manifest then has its log
-        write_table(log, event_logs.log_path(directory, index), metadata)
+        write_table(log, log_file, metadata)
     path = shard_path(directory, index)
     write_table(frame, path, metadata)
-    return count, run_directory.manifest_entry(path, first, count)
+    return count, run_directory.manifest_entry(path, first, count, log_file, log.num_rows if logs else 0)
 
 
 def _play_logged(config: RunConfig, ruleset, players, first: int, count: int) -> tuple[pd.DataFrame, pa.Table]:
@@ -170,9 +178,10 @@ def _play_logged(config: RunConfig, ruleset, players, first: int, count: int) ->
 
 
 def _prepare(config: RunConfig, directory: Path, resume: bool, ruleset, allow_code_change: bool, notify,
-             logs: bool = False) -> tuple[list, dict, bool]:
-    """Check the claimed output directory; returns the shards still to play (with `logs`, those without an
-    event log too), the manifest's entries, and whether this call started the run (wrote run.json)."""
+             logs: bool = False) -> tuple[list, dict, bool, bool]:
+    """Check the claimed output directory; returns the shards still to play, the manifest's entries, whether
+    this call started the run (wrote run.json), and whether the shards are played with their event logs:
+    when asked, or when the run already has logs (a resume finishes a logged run with its logs)."""
     run_file = directory / RUN_FILE
     wanted = config.metadata(ruleset.source)
     run_directory.remove_scratch(directory)
@@ -182,10 +191,10 @@ def _prepare(config: RunConfig, directory: Path, resume: bool, ruleset, allow_co
             run_directory.write_manifest(directory, {})
         except OSError as error:
             raise RunError(f"cannot write the run to {directory}: {error.strerror or error}") from error
-        return shards(config), {}, True
+        return shards(config), {}, True, logs
     if not resume:
         raise RunError(f"{directory} is not empty; give --resume to finish the run there, or another --out")
-    existing = _read_run_file(directory)
+    existing = read_run_file(directory)
     if any(existing.get(key) != wanted[key] for key in wanted):
         differing = sorted(key for key in wanted if existing.get(key) != wanted[key])
         raise RunError(f"{directory} holds a different run (it differs in {', '.join(differing)}); it is left as it is")
@@ -197,33 +206,73 @@ def _prepare(config: RunConfig, directory: Path, resume: bool, ruleset, allow_co
     entries = run_directory.read_manifest(directory)
     if entries is None:
         raise RunError(f"{directory} was written by an mjsim without shard manifests; start the run again in another --out")
+    logs = logs or run_directory.has_logs(entries)
     todo = []
     for shard in shards(config):
-        path = shard_path(directory, shard[0])
+        path, log = shard_path(directory, shard[0]), event_logs.log_path(directory, shard[0])
         problem = run_directory.shard_problem(path, *shard, wanted, entries)
-        if problem is None and logs and not event_logs.log_path(directory, shard[0]).is_file():
-            problem = "no event log"  # played again: the records come out the same, with their log
-        if problem is None:
+        log_problem = run_directory.log_problem(log, *shard, wanted, entries) if logs and problem is None else None
+        if problem is None and log_problem is None:
             continue
         todo.append(shard)
         entries.pop(path.name, None)
-        if problem not in ("missing", "no event log"):
+        if problem not in (None, "missing"):
             moved = run_directory.set_aside(directory, path)
             notify(f"{path.name}: {problem}; moved to {moved.relative_to(directory)} and played again")
-    return todo, entries, False
+        if log.exists() or log.is_symlink():  # the shard's log is written again: the old one is kept aside
+            moved = run_directory.set_aside(directory, log)
+            if log_problem not in (None, "missing"):
+                notify(f"{log.relative_to(directory)}: {log_problem}; moved to {moved.relative_to(directory)} and its shard played again")
+            else:
+                notify(f"{log.relative_to(directory)}: moved to {moved.relative_to(directory)}, since its shard is played again")
+    return todo, entries, False, logs
 
 
-def _read_run_file(directory: Path) -> dict:
+LARGEST_RUN_FILE = 4 * LARGEST_TOML_FILE + (1 << 20)  # bytes: the ruleset's text, escaped, and the rest
+LARGEST_SEATS = max(XUEZHAN_SEAT_COUNTS)  # players in run.json: the most any family seats (the ruleset's own count is checked after)
+LONGEST_RULESET_TEXT = 4096  # characters of run.json's ruleset, an id or a path (the longest path Linux takes)
+
+
+def read_run_file(directory: Path) -> dict:
+    """run.json, every field checked (types and the limits of the options); a RunError naming the field."""
     run_file = directory / RUN_FILE
-    if not run_file.is_file():
+    if not run_file.exists() and not run_file.is_symlink():
         raise RunError(f"{directory} holds no run ({RUN_FILE} is missing); it is left as it is")
-    try:
-        stored = json.loads(run_file.read_text(encoding="utf-8"))
-        if not isinstance(stored, dict) or any(field not in stored for field in RunConfig.__dataclass_fields__):
-            raise ValueError("fields are missing")
-    except (OSError, UnicodeDecodeError, ValueError) as error:
-        raise RunError(f"{run_file} is damaged ({error}); it is left as it is") from None
+    stored = read_json(run_file, RunError, "", LARGEST_RUN_FILE)
+    problem = run_file_problem(stored)
+    if problem is not None:
+        raise RunError(f"{run_file} is damaged ({problem}); it is left as it is")
     return stored
+
+
+def run_file_problem(stored) -> str | None:
+    """What in a parsed run.json is not as a run writes it, or None."""
+    if not isinstance(stored, dict):
+        return "not a JSON object"
+    for field in (*RunConfig.__dataclass_fields__, "ruleset_source"):
+        if field not in stored:
+            return f"{field} is missing"
+    if not isinstance(stored["ruleset"], str) or not stored["ruleset"] or len(stored["ruleset"]) > LONGEST_RULESET_TEXT:
+        return f"ruleset = {json_excerpt(stored['ruleset'])} is not a ruleset id or file"
+    players = stored["players"]
+    if (not isinstance(players, list) or not 1 <= len(players) <= LARGEST_SEATS
+            or not all(isinstance(player, str) and player for player in players)):
+        return f"players = {json_excerpt(players)} is not a list of 1 to {LARGEST_SEATS} player texts"
+    if not isinstance(stored["ruleset_source"], str) or len(stored["ruleset_source"]) > LARGEST_TOML_FILE:
+        return f"ruleset_source is not the text of a ruleset file of at most {LARGEST_TOML_FILE:,} characters"
+    if "source_hash" in stored and (not isinstance(stored["source_hash"], str) or len(stored["source_hash"]) > 64):
+        return f"source_hash = {json_excerpt(stored['source_hash'])} is not a source hash"
+    shard_size = stored["shard_size"]
+    for name, low, high in (("deals", 1, LARGEST_DEALS), ("seed", 0, LARGEST_SEED), ("shard_size", 1, LARGEST_SHARD),
+                            ("session_length", 0, min(LARGEST_SESSION, shard_size if type(shard_size) is int else 0))):
+        problem = whole_number_problem(name, stored[name], low, high)
+        if problem is not None:
+            return problem
+    try:
+        RunConfig(**{field: stored[field] for field in RunConfig.__dataclass_fields__}).check()
+    except RunError as error:
+        return str(error)
+    return None
 
 
 @dataclass
@@ -236,7 +285,7 @@ class RunResult:
     seconds: float
     money: dict[str, pd.DataFrame]  # the family's money tables by file stem: 富贵豆 (beans, seats) or 血战 (money, wins, seats)
     calibration: pd.DataFrame | None = None  # where players reported chances of winning (analysis.calibration)
-    faults: dict = field(default_factory=dict)  # seat -> deals in which its player faulted (analysis.player_faults)
+    faults: dict | None = None  # seat -> deals in which its player faulted (analysis.player_faults)
     players: tuple = ()  # the canonical player texts, one per seat
 
     @property
@@ -252,17 +301,19 @@ def run(config: RunConfig, directory: Path, workers: int = 0, resume: bool = Fal
         scheduler: str | None = None, allow_code_change: bool = False, notify=None, logs: bool = False) -> RunResult:
     """Play the run's missing shards on `workers` local processes (0: all cores), or on the Dask cluster
     at `scheduler`, then write its tables (`rooms`: a rooms file for the 富贵豆 tables, default the
-    shipped one). `notify` receives one line per shard set aside and played again. With `logs`, every
-    shard also gets its event log (sim.event_logs)."""
+    shipped one). `notify` receives one line per shard (or event log) set aside and played again. With
+    `logs`, every shard also gets its event log (sim.event_logs), listed in the manifest; a resume of a run
+    that has logs goes on writing them."""
     config.check()
     ruleset = load_ruleset(config.ruleset)
     players = seated_players(ruleset, config.players)
     config = replace(config, players=players.names)  # canonical texts, so that a resume compares like with like
+    load_rooms(rooms_path(ruleset, rooms), family_of(ruleset).rooms_file_for(ruleset))  # a bad file found now, not after the deals
     notify = notify or (lambda line: None)
     if directory.exists() and not directory.is_dir():
         raise RunError(f"{directory} exists and is not a directory")
     with run_directory.claimed(directory):
-        todo, entries, started = _prepare(config, directory, resume, ruleset, allow_code_change, notify, logs)
+        todo, entries, started, logs = _prepare(config, directory, resume, ruleset, allow_code_change, notify, logs)
         try:
             played, seconds = _play(config, directory, ruleset, players, todo, entries, workers, scheduler, progress, logs)
         except BaseException:
@@ -278,13 +329,16 @@ def run(config: RunConfig, directory: Path, workers: int = 0, resume: bool = Fal
 def _play(config, directory, ruleset, players, todo, entries, workers, scheduler, progress, logs=False) -> tuple[int, float]:
     """Play the shards `todo`, adding each finished one to the manifest at once; returns (deals, seconds)."""
     hosted = players.host is not None
+    family = family_of(ruleset)
     stand_ins = _stand_ins(players)
     try:
-        family_of(ruleset).engine.play(ruleset, stand_ins, config.seed, 1, keep_log=logs)  # compile (or load) once, before the workers start
+        sample = family.engine.play(ruleset, stand_ins, config.seed, 1, keep_log=logs)  # compile (or load) once, before the workers start
     finally:
         stand_ins.close()
         players.close()
     workers = workers or os.cpu_count() or 1
+    local_workers = 1 if scheduler is not None else min(workers, max(len(todo), 1))  # a cluster's memory is its own
+    _check_run_memory(config, family.records_frame(sample, ruleset), local_workers, logs)
     start = time.perf_counter()
     played = 0
 
@@ -323,6 +377,35 @@ def _stand_ins(players):
     return replace(players, users=users, host=None)
 
 
+ANALYSIS_COPIES = 4  # a run's records are held about four times over while its tables are made (measured)
+SHARD_COPIES = 3  # a worker holds its shard's records about three times over while it builds and writes them
+LOG_BYTES_PER_DEAL = 4096  # a shard's event log in memory: about 100 events of 22 bytes a deal, twice over
+
+
+def _check_run_memory(config: RunConfig, sample: pd.DataFrame, workers: int, logs: bool) -> None:
+    """A RunError before any shard is played if the run cannot fit in memory: its workers' shards, or all its
+    records, which the end of the run reads to make its tables (`sample`: the records of one deal)."""
+    per_deal = int(sample.memory_usage(index=False).sum())
+    check_memory(config.deals * per_deal * ANALYSIS_COPIES, f"making the tables of {config.deals:,} deals",
+                 "play fewer deals (--deals)", RunError)
+    check_memory(workers * config.shard_size * (per_deal * SHARD_COPIES + (LOG_BYTES_PER_DEAL if logs else 0)),
+                 f"{workers} workers each playing a shard of {config.shard_size:,} deals",
+                 "give a smaller --shard-size or fewer --workers", RunError)
+
+
+def _records_memory(path: Path, deals: int, wanted=None) -> int:
+    """Bytes of reading `deals` records shaped as the shard at `path` (only the columns `wanted` accepts)."""
+    row = 0
+    for field in pq.read_schema(path):
+        if field.name.startswith(win_chances.COLUMN_PREFIX) or (wanted is not None and not wanted(field.name)):
+            continue
+        try:
+            row += max(field.type.bit_width // 8, 1)
+        except ValueError:  # not of fixed width
+            row += 16
+    return deals * row * ANALYSIS_COPIES
+
+
 def _run_on_processes(config, directory, todo, workers, finished, logs=False) -> None:
     """The shards on local worker processes. Any failure or Ctrl-C stops them all at once: queued shards
     are not started, running ones killed (their half-written temporary files are removed by the next run)."""
@@ -346,15 +429,10 @@ DEFAULT_DASK_TIMEOUT = 20.0
 def _run_on_dask(scheduler: str, config: RunConfig, directory: Path, todo, finished, logs=False) -> None:
     """The same shards on an existing Dask cluster; its workers must see `directory` (a shared disk)."""
     try:
-        from distributed import Client
         from distributed import as_completed as completed_on_cluster
     except ImportError:
         raise RunError("the dask backend needs dask[distributed]: pip install 'mjsim[dask]'") from None
-    try:
-        client = Client(scheduler, timeout=f"{seconds_from_environment(DASK_TIMEOUT_VARIABLE, DEFAULT_DASK_TIMEOUT, RunError)}s")
-    except (OSError, TimeoutError) as error:
-        raise RunError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
-    with client:
+    with _dask_client(scheduler) as client:
         futures = {client.submit(_play_shard_on_dask, config, directory, *shard, logs, pure=False): shard for shard in todo}
         try:
             for future in completed_on_cluster(futures):
@@ -370,16 +448,71 @@ def _play_shard_on_dask(config: RunConfig, directory: Path, index: int, first: i
     return play_shard(config, directory, index, first, count, logs)
 
 
-def load_run(directory: Path) -> tuple[RunConfig, object]:
-    """The configuration and ruleset of the run in `directory` (for `mjsim analyze`)."""
-    if not (directory / RUN_FILE).is_file():
-        raise RunError(f"{directory} holds no run ({RUN_FILE} is missing)")
-    stored = _read_run_file(directory)
+DASK_SCHEMES_WITH_PORTS = ("tcp", "tls")
+DASK_GRACE = 2.0  # seconds beyond MJSIM_DASK_TIMEOUT before a connection that will not end is given up
+
+
+def check_scheduler_address(scheduler: str) -> None:
+    """A RunError unless `scheduler` reads as a Dask address (scheme://host:port, the port from 1 to 65535)."""
     try:
-        config = RunConfig(**{field: stored[field] for field in RunConfig.__dataclass_fields__})
-        config = replace(config, players=tuple(config.players))
-    except TypeError as error:
-        raise RunError(f"{directory / RUN_FILE} is damaged ({error})") from None
+        from distributed.comm.addressing import get_address_host_port, parse_address
+    except ImportError:
+        raise RunError("the dask backend needs dask[distributed]: pip install 'mjsim[dask]'") from None
+    try:
+        scheme, _ = parse_address(scheduler, strict=False)
+        if scheme in DASK_SCHEMES_WITH_PORTS:
+            host, port = get_address_host_port(scheduler)
+            if not host or not 1 <= port <= 65535:
+                raise ValueError(f"port {port} is not from 1 to 65535" if host else "no host")
+    except (ValueError, TypeError) as error:
+        raise RunError(f"--scheduler {scheduler!r} is not a Dask scheduler's address like tcp://10.0.0.1:8786 ({error})") from None
+
+
+def _dask_client(scheduler: str):
+    """A Client of the scheduler at `scheduler`, or one RunError within MJSIM_DASK_TIMEOUT (and a grace): a bad
+    address, nothing listening, or a listener that is no Dask scheduler. Client waits for ever on one that
+    accepts and says nothing, and fails in its own ways on one that answers garbage, so it is made in a
+    thread that is given up on at the deadline (a client it makes after that is closed)."""
+    from distributed import Client
+
+    check_scheduler_address(scheduler)
+    seconds = seconds_from_environment(DASK_TIMEOUT_VARIABLE, DEFAULT_DASK_TIMEOUT, RunError)
+    outcome, lock = {}, threading.Lock()
+
+    def connect():
+        try:
+            client = Client(scheduler, timeout=f"{seconds}s")
+        except BaseException as error:  # noqa: BLE001  (what a hostile peer makes Client raise is anybody's guess)
+            outcome["error"] = error
+            return
+        with lock:
+            if outcome.get("given up"):
+                client.close()
+            else:
+                outcome["client"] = client
+
+    thread = threading.Thread(target=connect, name="mjsim-dask-connect", daemon=True)
+    thread.start()
+    thread.join(seconds + DASK_GRACE)
+    with lock:
+        if "client" in outcome:
+            return outcome["client"]
+        outcome["given up"] = True
+    error = outcome.get("error")
+    if error is None:
+        reason = f"no answer as a Dask scheduler within {seconds:g} s"
+    elif isinstance(error, (OSError, TimeoutError)):
+        reason = str(error) or type(error).__name__
+    else:
+        reason = f"it does not answer as a Dask scheduler ({type(error).__name__}: {str(error)[:200]})"
+    raise RunError(f"cannot reach the Dask scheduler at {scheduler}: {reason}")
+
+
+def load_run(directory: Path) -> tuple[RunConfig, object]:
+    """The configuration and ruleset of the run in `directory` (for `mjsim analyze`), run.json checked."""
+    stored = read_run_file(directory)
+    config = RunConfig(**{field: stored[field] for field in RunConfig.__dataclass_fields__})
+    config = replace(config, players=tuple(config.players))
     try:
         ruleset = load_ruleset(config.ruleset)
     except RulesetError:
@@ -388,17 +521,20 @@ def load_run(directory: Path) -> tuple[RunConfig, object]:
         # A ruleset file given by a path that does not reach it from here (a relative path, a moved file):
         # the run keeps the file's text, which is what it was played with.
         try:
-            kept = tomllib.loads(stored["ruleset_source"])
-        except (tomllib.TOMLDecodeError, TypeError) as error:
+            ruleset = parse_ruleset_text(stored["ruleset_source"], f"{config.ruleset} (as kept in {directory / RUN_FILE})")
+        except RulesetError as error:
             raise RunError(f"{directory / RUN_FILE} is damaged (its ruleset text: {error})") from None
-        ruleset = parse_ruleset(kept, stored["ruleset_source"], f"{config.ruleset} (as kept in {RUN_FILE})")
     if ruleset.source != stored["ruleset_source"]:
         raise RunError(f"the ruleset {config.ruleset} has changed since the run in {directory} was played")
+    if len(config.players) not in ruleset.players:
+        raise RunError(f"{directory / RUN_FILE} is damaged (players: {len(config.players)} players, but {ruleset.id} "
+                       f"is played by {' or '.join(str(count) for count in ruleset.players)}); it is left as it is")
     return config, ruleset
 
 
 def _checked_shards(directory: Path, config: RunConfig, ruleset) -> list[Path]:
-    """The paths of every shard of a finished run, each checked first (sim.run_directory)."""
+    """The paths of every shard of a finished run, each checked first (sim.run_directory), and the event log
+    of every shard whose manifest entry lists one (no reader of the run ever meets an unsound log)."""
     wanted = config.metadata(ruleset.source)
     entries = run_directory.read_manifest(directory)
     paths = []
@@ -409,8 +545,41 @@ def _checked_shards(directory: Path, config: RunConfig, ruleset) -> list[Path]:
             raise RunError(f"{directory} is missing {path.name}; finish the run with --resume")
         if problem is not None:
             raise RunError(f"{path}: {problem}; mjsim run --resume --out {directory} sets it aside and plays it again")
+        if entries is not None and run_directory.LOG_KEY in entries[path.name]:
+            _check_log(directory, shard, wanted, entries)
         paths.append(path)
     return paths
+
+
+def _check_log(directory: Path, shard: tuple[int, int, int], wanted: dict, entries: dict | None) -> Path:
+    """The path of the shard's event log, checked; a RunError naming it and the repair otherwise."""
+    path = event_logs.log_path(directory, shard[0])
+    problem = run_directory.log_problem(path, *shard, wanted, entries)
+    if problem == "missing":
+        raise RunError(f"{directory} is missing the event log {path.relative_to(directory)}; "
+                       f"mjsim run --resume --logs --out {directory} plays its shard again with its log")
+    if problem is not None:
+        raise RunError(f"{path}: {problem}; mjsim run --resume --logs --out {directory} sets it aside and plays its "
+                       "shard again with its log")
+    return path
+
+
+def checked_logs(directory: Path, deals=None) -> list[tuple[Path, int, int]]:
+    """(path, first deal, deals) of the event log of every shard of the run in `directory` holding one of
+    `deals` (all by default), each checked as a shard is (sim.run_directory.log_problem); FileNotFoundError
+    when the run has no logs at all, a RunError naming the first log missing or unsound."""
+    config, ruleset = load_run(directory)
+    entries = run_directory.read_manifest(directory)
+    wanted = config.metadata(ruleset.source)
+    folder = directory / event_logs.LOGS
+    logged = (entries is not None and run_directory.has_logs(entries)) or (folder.is_dir() and any(folder.glob("shard-*")))
+    if not logged:
+        raise FileNotFoundError(f"{directory} has no event logs (run it with --logs)")
+    needed = shards(config)
+    if deals is not None:
+        indices = {int(deal) // config.shard_size for deal in deals if 0 <= int(deal) < config.deals}
+        needed = [shard for shard in needed if shard[0] in indices]
+    return [(_check_log(directory, shard, wanted, entries), shard[1], shard[2]) for shard in needed]
 
 
 def _read_shard(path: Path, directory: Path, chances: bool, wanted=None) -> pa.Table:
@@ -431,7 +600,10 @@ def read_records(directory: Path, config: RunConfig, ruleset=None, wanted=None) 
     the reported chances of winning (``read_win_chances``). `wanted`: a test of a column's name, to read
     only the columns it accepts (all by default)."""
     ruleset = ruleset or load_ruleset(config.ruleset)
-    frames = [_read_shard(path, directory, False, wanted).to_pandas() for path in _checked_shards(directory, config, ruleset)]
+    paths = _checked_shards(directory, config, ruleset)
+    check_memory(_records_memory(paths[0], config.deals, wanted), f"reading the {config.deals:,} deals of {directory}",
+                 "read it on a machine with more memory", RunError)
+    frames = [_read_shard(path, directory, False, wanted).to_pandas() for path in paths]
     return pd.concat(frames, ignore_index=True)
 
 
@@ -459,7 +631,7 @@ def summarise(directory: Path, config: RunConfig, ruleset, played: int = 0, seco
     """Read every shard of a finished run and write its summary tables (`rooms`: a rooms file, default the
     family's own)."""
     family = family_of(ruleset)
-    room_list = load_rooms(rooms, family.rooms_file_for(ruleset))
+    room_list = load_rooms(rooms_path(ruleset, rooms), family.rooms_file_for(ruleset))
     records = read_records(directory, config, ruleset)
     metadata = config.metadata(ruleset.source)
     fan_table = fan_frequency(family.win_rows(records, ruleset), len(records), ruleset)
@@ -500,7 +672,7 @@ def format_summary(result: RunResult, top: int = 10) -> str:
     ]
     for row in result.fan_table.sort_values("per_win", ascending=False).head(top).itertuples():
         lines.append(f"  {_pad(row.name, 10)}{row.value:>3}  {row.per_win:7.2%}  [{row.per_win_low:.2%}, {row.per_win_high:.2%}]")
-    text = "\n".join(lines) + "\n" + format_faults(result.faults, result.players, deals)
+    text = "\n".join(lines) + "\n" + format_faults(result.faults or {}, result.players, deals)
     if result.calibration is not None:
         text += format_calibration(result.calibration)
     return text
@@ -531,7 +703,7 @@ def format_tables(result: RunResult) -> str:
                 for row in house.itertuples()))
     if result.calibration is not None:
         parts.append(format_calibration(result.calibration).rstrip("\n"))
-    faults = format_faults(result.faults, result.players, len(result.records))
+    faults = format_faults(result.faults or {}, result.players, len(result.records))
     if faults:
         parts.append(faults.rstrip("\n"))
     return "\n\n".join(parts) + "\n"

@@ -11,7 +11,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
 
-from sim import event_logs, runner
+from sim import event_logs, run_directory, runner
 from sim.families import family_of
 from sim.log_replay import LogMismatch, check_round_trip, engine_columns, replay_logs
 from sim.log_replay import main as log_replay_main
@@ -55,6 +55,15 @@ def test_replay_logs_gives_the_runs_records(tmp_path):
     pd.testing.assert_frame_equal(replayed[columns], result.records[columns].iloc[:40])
 
 
+def _list_again(directory: Path, index: int) -> None:
+    """Record an edited log in the run's manifest, as if the run had written it (a forgery the checks of
+    read_logs cannot see: what is left to catch it is the replay)."""
+    manifest = json.loads((directory / run_directory.MANIFEST).read_text())
+    path = event_logs.log_path(directory, index)
+    manifest["shards"][path.name]["log"].update(sha256=run_directory.file_hash(path), rows=pq.ParquetFile(path).metadata.num_rows)
+    (directory / run_directory.MANIFEST).write_text(json.dumps(manifest))
+
+
 def test_a_pong_overruled_by_a_win_replays_as_the_player_answered_it(tmp_path):
     # liangmen-xuezhan forbids a seat the pong it passed until it acts (过手碰). A pong overruled by
     # another seat's win on the same discard is not a pass, and leaves no event: in deal 244 of seed 1,
@@ -76,6 +85,7 @@ def test_a_log_missing_a_decision_is_one_error_naming_its_deal_seat_and_decision
     discard = events.index[(events.deal == 7) & (events.event == "discard")][3]
     turn = 1 + int(events.loc[: discard - 1].query("deal == 7").event.isin(["draw", "chow", "pong", "kong"]).sum())
     pq.write_table(pq.read_table(path).take(np.delete(np.arange(len(events)), discard)), path)
+    _list_again(tmp_path / "run", 0)  # past the manifest's check, to the replay's own
     seat = events.seat[discard]
     with pytest.raises(LogMismatch, match=rf"^deal 7, seat {seat}, turn decision at turn {turn}: the log has no answer"):
         check_round_trip(tmp_path / "run")
@@ -90,6 +100,7 @@ def test_a_log_whose_events_differ_from_the_replays_is_one_error_naming_the_deal
     money = events.money.to_numpy().copy()
     money[draw] = 9  # a draw moves no money
     pq.write_table(table.set_column(table.schema.get_field_index("money"), "money", pa.array(money)), path)
+    _list_again(tmp_path / "run", 0)
     tile, seat, step = events.tile[draw], events.seat[draw], events.step[draw]
     with pytest.raises(LogMismatch, match=rf"^deal 3, step {step}: the log has seat {seat} draw {tile} 9 to seat -1, "
                                           rf"the replay seat {seat} draw {tile}$"):
@@ -105,6 +116,7 @@ def test_python_m_sim_log_replay_checks_a_run_or_gives_one_error_line(tmp_path, 
     path = event_logs.log_path(tmp_path / "run", 0)
     table = pq.read_table(path)
     pq.write_table(table.filter(pc.not_equal(table.column("deal"), 20)), path)
+    _list_again(tmp_path / "run", 0)
     assert log_replay_main([str(tmp_path / "run")]) == 2
     lines = capsys.readouterr().err.splitlines()
     assert len(lines) == 3 and all(line.startswith("error: ") for line in lines)

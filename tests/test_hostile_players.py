@@ -15,7 +15,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim import player_host
 from sim.families import family_of
 from sim.ruleset import load_ruleset
 from sim.user_players import PlayerFailure

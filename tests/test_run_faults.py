@@ -1,7 +1,9 @@
-"""What a run directory promises when things go wrong: one writer at a time, every shard checked before it is
-resumed or read (a missing, copied, foreign, truncated or damaged shard is named, set aside and played again),
-no resume across a change of code unless asked, a failed start that leaves nothing behind, Ctrl-C or a
-dead worker that stops the run at once and leaves it resumable, and cached tables that are checked before use."""
+"""What a run directory promises when things go wrong: one writer at a time, every shard and event log checked
+before it is resumed or read (a missing, copied, foreign, truncated or damaged one is named, set aside and played
+again), run.json and manifest.json checked field by field (a damaged one is one error line naming the field, and
+nothing is touched), no resume across a change of code unless asked, a failed start that leaves nothing behind,
+Ctrl-C or a dead worker that stops the run at once and leaves it resumable, and cached tables that are checked
+before use."""
 
 import json
 import os
@@ -11,13 +13,15 @@ import signal
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
+import pyarrow.parquet as pq
 import pytest
 
 from analysis.tables import read_metadata
-from sim import runner
+from sim import event_logs, run_directory, runner
 from sim.run_directory import MANIFEST, claimed
 from sim.runner import RunConfig, RunError, read_records, run, shard_path
 
@@ -305,3 +309,232 @@ def test_ctrl_c_stops_a_long_duel_or_league_within_seconds(command):
     _, error = process.communicate(timeout=120)
     assert process.returncode == 130 and error.strip().splitlines()[-1] == "aborted" and "Traceback" not in error
     assert time.monotonic() - interrupted < 15
+
+
+# ------------------------------------------------------------------------------ run.json and manifest.json checked
+
+def _files(directory: Path) -> dict:
+    """Every file of a run directory (but its lock) with its bytes: what a refused command must leave as it was."""
+    return {path: path.read_bytes() for path in sorted(directory.rglob("*")) if path.is_file() and path.name != ".mjsim-lock"}
+
+
+RESUME = ["run", "--players", "greedy,random", "--deals", "3000", "--seed", "5", "--shard-size", "1000", "--workers", "1",
+          "--resume"]
+READERS = {
+    "analyze": lambda directory: ["analyze", str(directory)],
+    "report": lambda directory: ["report", str(directory)],
+    "economics": lambda directory: ["economics", str(directory), "--players", "20", "--horizon", "20"],
+    "run --resume": lambda directory: [*RESUME, "--out", str(directory)],
+}
+
+
+def _changed(field, value):
+    return lambda stored: {**stored, field: value}
+
+
+RUN_FILE_DAMAGE = [
+    ("deals 1e30", _changed("deals", 1e30), "deals = 1e+30 is not a whole number"),
+    ('deals "1000"', _changed("deals", "1000"), 'deals = "1000" is not a whole number'),
+    ("deals true", _changed("deals", True), "deals = true is not a whole number"),
+    ("deals 10**13", _changed("deals", 10**13), "deals = 10,000,000,000,000 is not from 1 to 1,000,000,000,000"),
+    ("shard_size 0", _changed("shard_size", 0), "shard_size = 0 is not from 1 to 1,000,000"),
+    ("shard_size negative", _changed("shard_size", -1000), "shard_size = -1,000 is not from 1"),
+    ("players a string", _changed("players", "greedy,random"), 'players = "greedy,random" is not a list of 1 to 4 player texts'),
+    ("players numbers", _changed("players", [1, 2]), "players = [1, 2] is not a list"),
+    ("seed huge", _changed("seed", 2**64), "seed = 18,446,744,073,709,551,616 is not from 0 to"),
+    ("seed negative", _changed("seed", -1), "seed = -1 is not from 0 to"),
+    ("ruleset_source a number", _changed("ruleset_source", 5), "ruleset_source is not the text of a ruleset file"),
+    ("session_length longer than a shard", _changed("session_length", 5000), "session_length = 5,000 is not from 0 to 1,000"),
+    ("seed missing", lambda stored: {key: value for key, value in stored.items() if key != "seed"}, "seed is missing"),
+    ("not an object", lambda stored: [stored], "not a JSON object"),
+    ("nested 1,000 deep", lambda stored: "[" * 1000 + "]" * 1000, "nested more than 16 levels deep"),
+    ("a number of 5,000 digits", lambda stored: '{"deals": ' + "9" * 5000 + "}", "a number of 5,000 characters"),
+    ("cut short", lambda stored: json.dumps(stored)[:40], "is damaged (not valid JSON"),
+    ("not UTF-8", lambda stored: b'{"ruleset": "\xff"}', "is not UTF-8 text"),
+    ("larger than any run writes", lambda stored: " " * (runner.LARGEST_RUN_FILE + 1), "is larger than"),
+]
+
+
+def _damage(path: Path, damage) -> None:
+    stored = json.loads(path.read_text())
+    damaged = damage(stored)
+    path.write_bytes(damaged if isinstance(damaged, bytes) else
+                     (damaged if isinstance(damaged, str) else json.dumps(damaged)).encode())
+
+
+@pytest.mark.parametrize("reader", READERS)
+@pytest.mark.parametrize("damage, message", [case[1:] for case in RUN_FILE_DAMAGE], ids=[case[0] for case in RUN_FILE_DAMAGE])
+def test_a_damaged_run_file_is_one_error_line_naming_the_field_and_changes_nothing(mjsim, whole, tmp_path, reader, damage, message):
+    directory = _copy(whole, tmp_path)
+    _damage(directory / "run.json", damage)
+    before = _files(directory)
+    code, out, err = mjsim(*READERS[reader](directory))
+    assert code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err, err
+    assert err.startswith(f"error: {directory / 'run.json'}") and message in err
+    assert _files(directory) == before
+
+
+def test_a_run_file_naming_more_players_than_its_ruleset_seats_is_refused(mjsim, whole, tmp_path):
+    directory = _copy(whole, tmp_path)
+    _damage(directory / "run.json", lambda stored: {**stored, "players": [*stored["players"], "greedy"]})
+    err = mjsim("analyze", str(directory))[2]
+    assert err.count("\n") == 1 and "run.json is damaged (players: 3 players, but erren is played by 2)" in err
+
+
+def _entry_changed(change):
+    def damage(manifest):
+        change(manifest["shards"]["shard-000001.parquet"])
+        return manifest
+    return damage
+
+
+MANIFEST_DAMAGE = [
+    ("not an object", lambda manifest: [manifest], "not a JSON object"),
+    ("format 2", lambda manifest: {**manifest, "format": 2}, "format = 2, not 1"),
+    ("shards a list", lambda manifest: {**manifest, "shards": list(manifest["shards"])}, "shards is not an object"),
+    ("sha256 a number", _entry_changed(lambda entry: entry.update(sha256=5)),
+     "shards.shard-000001.parquet.sha256 = 5 is not a hexadecimal hash"),
+    ("first_deal a string", _entry_changed(lambda entry: entry.update(first_deal="1000")),
+     'shards.shard-000001.parquet.first_deal = "1000" is not a whole number'),
+    ("rows 0", _entry_changed(lambda entry: entry.update(rows=0)), "shards.shard-000001.parquet.rows = 0 is not from 1"),
+    ("rows 1e30", _entry_changed(lambda entry: entry.update(rows=1e30)), "rows = 1e+30 is not a whole number"),
+    ("an extra key", _entry_changed(lambda entry: entry.update(extra=1)), "shards.shard-000001.parquet is not an entry of"),
+    ("a log entry of the wrong type", _entry_changed(lambda entry: entry.update(log="logs/shard-000001.parquet")),
+     "shards.shard-000001.parquet.log is not an entry of"),
+    ("a log entry's rows negative", _entry_changed(lambda entry: entry.update(log={"sha256": "ab", "rows": -1, "first_deal": 1000})),
+     "shards.shard-000001.parquet.log.rows = -1 is not from 0"),
+    ("an entry for another path", lambda manifest: {**manifest, "shards": {"../../etc/passwd": {}}},
+     'shards has an entry "../../etc/passwd", not a shard\'s file name'),
+    ("nested 1,000 deep", lambda manifest: '{"format": 1, "shards": ' + "[" * 1000 + "]" * 1000 + "}",
+     "nested more than 16 levels deep"),
+    ("cut short", lambda manifest: json.dumps(manifest)[:100], "is damaged (not valid JSON"),
+]
+
+
+@pytest.mark.parametrize("reader", ["analyze", "economics", "run --resume"])
+@pytest.mark.parametrize("damage, message", [case[1:] for case in MANIFEST_DAMAGE], ids=[case[0] for case in MANIFEST_DAMAGE])
+def test_a_damaged_manifest_is_one_error_line_naming_the_field_and_changes_nothing(mjsim, whole, tmp_path, reader, damage, message):
+    directory = _copy(whole, tmp_path)
+    _damage(directory / MANIFEST, damage)
+    before = _files(directory)
+    code, out, err = mjsim(*READERS[reader](directory))
+    assert code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err, err
+    assert err.startswith(f"error: {directory / MANIFEST}") and message in err
+    assert _files(directory) == before
+
+
+def test_the_report_of_a_run_with_a_damaged_manifest_says_why_its_records_could_not_be_read(mjsim, whole, tmp_path):
+    directory = _copy(whole, tmp_path)
+    _damage(directory / MANIFEST, _entry_changed(lambda entry: entry.update(rows=0)))
+    code, _, err = mjsim("report", str(directory))
+    page = (directory / "report.html").read_text()
+    assert code == 0, err
+    assert "The records could not be read" in page and "manifest.json is damaged" in page
+
+
+def test_a_manifest_larger_than_any_run_writes_is_refused_unread(whole, tmp_path, monkeypatch):
+    directory = _copy(whole, tmp_path)
+    monkeypatch.setattr(run_directory, "LARGEST_MANIFEST", 100)  # as a file over 100 MB would be, unread
+    with pytest.raises(RunError, match="manifest.json is larger than 100 bytes"):
+        _read(directory)
+
+
+# ------------------------------------------------------------------------------ event logs in the manifest
+
+@pytest.fixture(scope="module")
+def logged(tmp_path_factory):
+    """A finished run with event logs, copied by each test that damages it, and another run's logs."""
+    directory = tmp_path_factory.mktemp("logged") / "run"
+    result = run(CONFIG, directory, workers=1, logs=True)
+    other = tmp_path_factory.mktemp("other") / "run"
+    run(replace(CONFIG, seed=6, deals=2000), other, workers=1, logs=True)
+    return directory, result.records, other
+
+
+def _log(directory: Path, index: int) -> Path:
+    return event_logs.log_path(directory, index)
+
+
+def test_each_shards_manifest_entry_records_its_event_log(logged):
+    directory = logged[0]
+    shards = json.loads((directory / MANIFEST).read_text())["shards"]
+    for index, first in enumerate(range(0, 3000, 1000)):
+        log = shards[f"shard-{index:06d}.parquet"]["log"]
+        path = _log(directory, index)
+        assert log == {"sha256": run_directory.file_hash(path), "rows": pq.ParquetFile(path).metadata.num_rows, "first_deal": first}
+    events = event_logs.read_logs(directory)
+    assert list(events.drop_duplicates("deal").deal) == list(range(3000))
+
+
+def _drop_log_entries(directory: Path, names=None) -> None:
+    manifest = json.loads((directory / MANIFEST).read_text())
+    for name, entry in manifest["shards"].items():
+        if names is None or name in names:
+            entry.pop("log", None)
+    (directory / MANIFEST).write_text(json.dumps(manifest))
+
+
+LOG_DAMAGE = {
+    "truncated": (lambda log, logged: log.write_bytes(log.read_bytes()[: log.stat().st_size // 2]), "its bytes differ"),
+    "another shard's log copied over it": (lambda log, logged: shutil.copyfile(_log(logged[0], 2), log), "its bytes differ"),
+    "a text file": (lambda log, logged: log.write_text("deal,step\n1,1\n"), "its bytes differ"),
+    "another run's log": (lambda log, logged: shutil.copyfile(_log(logged[2], 1), log), "its bytes differ"),
+    "a symbolic link to a system file": (lambda log, logged: (log.unlink(), log.symlink_to("/etc/passwd")), "a symbolic link"),
+    "a directory": (lambda log, logged: (log.unlink(), log.mkdir()), "not a regular file"),
+    "left out of the manifest": (lambda log, logged: _drop_log_entries(log.parent.parent, [log.name]), "not in the run's manifest"),
+    "missing": (lambda log, logged: log.unlink(), "is missing the event log logs/shard-000001.parquet"),
+}
+
+
+@pytest.mark.parametrize("damage", LOG_DAMAGE)
+def test_a_damaged_or_foreign_log_is_refused_by_read_logs_and_replayed_by_resume(logged, tmp_path, damage):
+    directory = _copy(logged, tmp_path)
+    log = _log(directory, 1)
+    sound_records = json.loads((directory / MANIFEST).read_text())["shards"]["shard-000001.parquet"]["sha256"]
+    make, problem = LOG_DAMAGE[damage]
+    make(log, logged)
+    with pytest.raises(RunError, match=rf"{problem}.*mjsim run --resume --logs --out {directory}"):
+        event_logs.read_logs(directory)
+    notes = []
+    resumed = run(CONFIG, directory, workers=1, resume=True, logs=True, notify=notes.append)
+    assert resumed.played == 1000 and resumed.records.equals(logged[1])
+    entry = json.loads((directory / MANIFEST).read_text())["shards"]["shard-000001.parquet"]
+    assert entry["sha256"] == sound_records  # the records written again are the same bytes
+    if damage != "missing":
+        assert len(notes) == 1 and notes[0].startswith("logs/shard-000001.parquet: ") and "logs/set-aside/" in notes[0]
+        assert (directory / "logs" / "set-aside" / "shard-000001.parquet.1").is_symlink() == (damage.startswith("a symbolic"))
+    events = event_logs.read_logs(directory)
+    assert list(events.drop_duplicates("deal").deal) == list(range(3000)) and not events.duplicated(["deal", "step"]).any()
+
+
+@pytest.mark.parametrize("command", ["analyze", "report"])
+def test_analyze_and_report_of_a_logged_run_check_its_logs(mjsim, logged, tmp_path, command):
+    directory = _copy(logged, tmp_path)
+    _log(directory, 2).write_bytes(b"PAR1" + b"\0" * 100 + b"PAR1")
+    code, out, err = mjsim(command, str(directory))
+    if command == "analyze":
+        assert code == 2 and err.count("\n") == 1 and "logs/shard-000002.parquet: its bytes differ" in err
+        assert "--resume --logs" in err
+    else:  # the page is written, and says why the records were not read
+        assert code == 0 and "logs/shard-000002.parquet: its bytes differ" in (directory / "report.html").read_text()
+
+
+def test_an_old_logged_run_without_log_entries_stays_readable_and_resume_lists_its_logs(mjsim, logged, tmp_path):
+    directory = _copy(logged, tmp_path)
+    _drop_log_entries(directory)  # as mjsim wrote manifests before the logs joined them
+    code, out, err = mjsim("analyze", str(directory))
+    assert code == 0 and "outcomes" in out, err
+    with pytest.raises(RunError, match="logs/shard-000000.parquet: not in the run's manifest.*--resume --logs"):
+        event_logs.read_logs(directory)
+    notes = []
+    assert run(CONFIG, directory, workers=1, resume=True, logs=True, notify=notes.append).played == 3000
+    assert len(notes) == 3 and all("logs/set-aside/" in note for note in notes)
+    assert event_logs.read_logs(directory).deal.nunique() == 3000
+
+
+def test_a_resume_without_logs_finishes_a_logged_run_with_its_logs(logged, tmp_path):
+    directory = _copy(logged, tmp_path)
+    shard_path(directory, 2).unlink()
+    assert run(CONFIG, directory, workers=1, resume=True).played == 1000
+    assert "log" in json.loads((directory / MANIFEST).read_text())["shards"]["shard-000002.parquet"]
+    assert event_logs.read_logs(directory, deals=[2500]).deal.unique().tolist() == [2500]

@@ -8,7 +8,7 @@ from sim.erren import engine, event_log, money, players, replay_report, scoring
 from sim.family import Family
 
 FAMILY = Family(
-    name="erren", engine=engine, players=players, report=replay_report, scoring=scoring, money=money, event_log=event_log,
+    name="erren", title="二人", engine=engine, players=players, report=replay_report, scoring=scoring, money=money, event_log=event_log,
     rooms_file=Path(__file__).parent / "rooms.toml", currency="beans",
     points_rooms_file=Path(__file__).parent / "points_rooms.toml",
     named_rooms={"app": Path(__file__).parent / "app_rooms.toml"},  # seed 004's real rooms

@@ -8,6 +8,6 @@ from sim.family import Family
 from sim.xuezhan import engine, event_log, money, players, replay_report, scoring
 
 FAMILY = Family(
-    name="xuezhan", engine=engine, players=players, report=replay_report, scoring=scoring, money=money, event_log=event_log,
+    name="xuezhan", title="血战", engine=engine, players=players, report=replay_report, scoring=scoring, money=money, event_log=event_log,
     rooms_file=Path(__file__).parent / "rooms.toml", currency="money",
 )
