@@ -40,6 +40,7 @@ from kernels.fan_ids import Fan
 from sim.erren import engine
 from sim.notation import MeldKind
 from sim.ruleset import load_ruleset
+from sim.worker_processes import players_in_this_process
 
 RULESET_ID = "erren-challenge"
 HEURISTICS = ("random", "greedy", "value", "defensive")
@@ -360,7 +361,8 @@ def test_the_bonus_tile_is_face_up_for_both_seats():
     """§7: the bonus tile is turned face up: both seats see it (as a bonus tile and among the visible copies) from
     their first decision; before any discard or meld it is the only visible tile."""
     watcher = f"{Path(__file__).with_name('players') / 'eager_challenge.py'}:Watcher"
-    players = engine.Players.parse(f"{watcher},{watcher}")
+    with players_in_this_process():  # the Watchers are read after the deals
+        players = engine.Players.parse(f"{watcher},{watcher}")
     watchers = [user.player for user in players.users]  # the Watcher instances behind the two seats
     asked = set()
     for deal in range(20):
