@@ -1,4 +1,5 @@
-"""The copies a numba player sees its deal through (docs/write-a-player.md#a-numba-player).
+"""What users' players see their deal through (docs/write-a-player.md): copies for a numba player, read-only
+views for a Python one.
 
 A numba player runs inside the engine's compiled loop, where nothing stops it writing into an array it is
 handed. So it is never handed the engine's own arrays. Each batch makes one ``PlayerView``; at each decision
@@ -8,6 +9,10 @@ observation's arrays are views of those copies. Whatever a player writes into th
 legality check and the other seats are untouched: the next decision copies afresh. The rules' arrays are
 copied once per batch (the shanten tables are 20 MB): a player that writes into them spoils only what the
 batch's numba players compute.
+
+A Python player's observation reads the deal's state through ``read_only_state``: views made once per
+batch over read-only buffers, which numpy refuses to write into and refuses to make writable again. What
+the observation hands out is copied from them when read.
 """
 
 from typing import NamedTuple
@@ -36,3 +41,14 @@ def new_player_view(state, work, rules: Rules, n_parameters: int, copy_rules: bo
     False shares the engine's rules: for a batch whose seats read no view (no numba player)."""
     shown_rules = Rules(*(_copied(array) for array in rules)) if copy_rules else rules
     return PlayerView(state, work, shown_rules, np.zeros(n_parameters))
+
+
+def read_only_view(array: np.ndarray) -> np.ndarray:
+    """A view of `array` (C-contiguous) that can be read but never written, nor made writable: its buffer is
+    read-only (a plain view's ``writeable`` flag can be set back)."""
+    return np.frombuffer(memoryview(array).toreadonly(), dtype=array.dtype).reshape(array.shape)
+
+
+def read_only_state(state: tuple) -> tuple:
+    """The family's State (or any named tuple of arrays) as read-only views of the same memory."""
+    return type(state)(*(read_only_view(array) for array in state))

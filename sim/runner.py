@@ -141,9 +141,12 @@ def seated_players(ruleset, texts=None):
     return family_of(ruleset).parse_players(texts, len(texts))
 
 
-def play_shard(config: RunConfig, directory: Path, index: int, first: int, count: int, logs: bool = False) -> tuple[int, dict]:
+def play_shard(config: RunConfig, directory: Path, index: int, first: int, count: int, logs: bool = False,
+               in_batches: bool = False) -> tuple[int, dict]:
     """Play one shard and write it (with `logs`, its event log first); returns its number of deals and its
-    manifest entry. Runs in a worker."""
+    manifest entry. Runs in a worker, or `in_batches` of a few thousand deals in the parent, where Ctrl-C
+    waits for the engine to return (the records are the same: each deal depends only on the seed and its
+    index, and every batch starts a session)."""
     ruleset = load_ruleset(config.ruleset)
     family = family_of(ruleset)
     players = seated_players(ruleset, config.players)
@@ -151,10 +154,10 @@ def play_shard(config: RunConfig, directory: Path, index: int, first: int, count
         if logs:
             frame, log = _play_logged(config, ruleset, players, first, count)
         else:
+            batches = event_logs.chunks(first, count, config.session_length) if in_batches else [(first, count)]
             frame = pd.concat([family.records_frame(family.engine.play(ruleset, players, config.seed, deals, start,
                                                                        config.session_length), ruleset)
-                               for start, deals in event_logs.chunks(first, count, config.session_length)],
-                              ignore_index=True)
+                               for start, deals in batches], ignore_index=True)
     finally:
         players.close()
     metadata = run_directory.shard_metadata(config.metadata(ruleset.source), index, first, count)
@@ -354,7 +357,7 @@ def _play(config, directory, ruleset, players, todo, entries, workers, scheduler
         _run_on_dask(scheduler, config, directory.resolve(), todo, finished, logs)
     elif (workers == 1 or len(todo) <= 1) and not hosted:
         for shard in todo:
-            finished(shard, *play_shard(config, directory, *shard, logs))
+            finished(shard, *play_shard(config, directory, *shard, logs, in_batches=True))
     else:
         _run_on_processes(config, directory, todo, min(workers, len(todo)), finished, logs)
     return played, time.perf_counter() - start

@@ -357,21 +357,24 @@ class PythonSeat(UserSeat):
         """The action code of the player's answer; PlayerFailure if it fails in any way or answers with
         anything but one of the legal actions it was offered. What it is offered and where it is are read
         before it runs: a player that rewrites its observation changes neither."""
-        legal, place = observation.legal_codes, where(observation.deal, observation.seat, observation.decision)
-        answer = _guarded(lambda error: f"player {self.text} raised {place}: {error}", self._act, observation)
-        try:
-            observation.win_chance = chance_of(getattr(observation, "win_chance", None), f"player {self.text}")
-        except ValueError as error:
-            raise PlayerFailure(f"{error} {place}") from None
-        except BaseException as error:  # noqa: BLE001  (a report of the player's own class may do anything)
-            raise PlayerFailure(f"player {self.text} reported a win chance that cannot be read ({error_text(error)}) "
-                                f"{place}") from None
+        legal, deal, seat, decision = observation.legal_codes, observation.deal, observation.seat, observation.decision
+        answer = _guarded(lambda error: f"player {self.text} raised {where(deal, seat, decision)}: {error}", self._act,
+                          observation)
+        chance = observation.__dict__.get("win_chance")
+        if chance is not None:
+            try:
+                observation.win_chance = chance_of(chance, f"player {self.text}")
+            except ValueError as error:
+                raise PlayerFailure(f"{error} {where(deal, seat, decision)}") from None
+            except BaseException as error:  # noqa: BLE001  (a report of the player's own class may do anything)
+                raise PlayerFailure(f"player {self.text} reported a win chance that cannot be read "
+                                    f"({error_text(error)}) {where(deal, seat, decision)}") from None
         code = _action_code(answer)
         if code is not None and code in legal:
             return code
         offered = ", ".join(ACTIONS[action].text for action in legal)
-        raise PlayerFailure(f"player {self.text} answered {_answer_text(answer)}, not a legal action, {place} "
-                            f"(legal: {offered})")
+        raise PlayerFailure(f"player {self.text} answered {_answer_text(answer)}, not a legal action, "
+                            f"{where(deal, seat, decision)} (legal: {offered})")
 
 
 class ExecSeat(UserSeat):

@@ -17,6 +17,7 @@ import pytest
 
 from sim.families import family_of
 from sim.ruleset import load_ruleset
+from sim.runner import RunConfig, run
 from sim.user_players import PlayerFailure
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -87,6 +88,17 @@ def test_nothing_a_player_writes_into_its_observation_changes_the_deal(ruleset, 
         for column, values in reader.columns.items():
             assert np.array_equal(values, written.columns[column]), (writer, column)
         assert (written.columns["violation"] == 0).all()
+
+
+def test_a_player_that_changes_its_ruleset_changes_no_later_shard(tmp_path):
+    """The Spoiler also zeroes the fan values of the ruleset it is shown; the worker plays both shards."""
+    records = {}
+    for player in ("FirstLegal", "Spoiler"):
+        config = RunConfig("erren", (f"{HOSTILE}:{player}", "greedy"), deals=200, seed=3, shard_size=100)
+        records[player] = run(config, tmp_path / player, workers=1).records
+    columns = [name for name in records["FirstLegal"].columns if not name.startswith("win_chances_")]
+    assert records["Spoiler"][columns].equals(records["FirstLegal"][columns])
+    assert records["Spoiler"]["fan_total"].max() > 0
 
 
 # ------------------------------------------------------------------------------------- leaving the code

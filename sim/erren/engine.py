@@ -38,6 +38,7 @@ action (tile conservation, counts, hand sizes, legality of every decision, every
 the minimum fan) and records the first violation per deal.
 """
 
+import copy
 import threading
 from dataclasses import dataclass, field
 
@@ -159,7 +160,7 @@ from sim.erren.table import (
 from sim.erren.win_value import NOT_A_WIN, copy_fans, is_winning_shape, score_win
 from sim.player_host import HostedSeat, HostedTable
 from sim.player_text import PlayerError, split_players
-from sim.player_view import new_player_view
+from sim.player_view import new_player_view, read_only_state
 from sim.random_streams import random_below, shuffle_in_place, stream_state
 from sim.ruleset import Ruleset
 from sim.user_players import PlayerFailure, builtin_numba_seat, error_text, is_user_player, load_user_player
@@ -1121,7 +1122,9 @@ class _UserTable:
 
 
     def __init__(self, ruleset, seats, seed, state, work, chances):
-        self.ruleset, self.seats, self.seed, self.state, self.work = ruleset, seats, seed, state, work
+        # the players' own copy of the ruleset: one that changes it cannot change the next batch's rules
+        self.ruleset, self.seats, self.seed, self.work = copy.deepcopy(ruleset), seats, seed, work
+        self.state = read_only_state(state)  # what a Python player's observation reads: it cannot write there
         self.chances = chances
         self.deal = -1
 

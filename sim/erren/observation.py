@@ -3,9 +3,10 @@
 
 It shows only what the seat may see of the deal (``sim.erren.table``): its own concealed tiles, both seats'
 melds and discards, the copies on the table, the wall's size, the public fields (dealer, turn, ready,
-doubles, flowers) and, once the seat has declared ready, the opponent's hand. Both observations are built
-from copies of the deal's state, so nothing a player does to what it is shown can change the deal; the
-Python observation's arrays are copied again when read, so a player may keep or change them freely.
+doubles, flowers) and, once the seat has declared ready, the opponent's hand. Nothing a player does to
+what it is shown can change the deal: the numba observation is built from copies of the deal's state, the
+Python one reads read-only views of it (sim.player_view) and hands out copies, which a player may keep or
+change freely.
 """
 
 from typing import NamedTuple
@@ -61,8 +62,7 @@ class Observation:
 
     def __init__(self, state, legal_codes, deal: int, ruleset):
         self.win_chance = None
-        # A copy of the deal's state: what a player does to its observation cannot reach the deal.
-        self._state = type(state)(*(array.copy() for array in state))
+        self._state = state  # the engine's read-only views (sim.player_view.read_only_state)
         self.legal_codes = tuple(legal_codes)  # a tuple of ints
         self.deal = deal
         self.ruleset = ruleset

@@ -67,6 +67,7 @@ act, every win complete by the shanten kernel and free of its void suit, money b
 first violation per deal.
 """
 
+import copy
 import threading
 from dataclasses import dataclass, field
 
@@ -122,7 +123,7 @@ from sim.actions import (
 from sim.deal_rules import Rules, deal_rules
 from sim.player_host import HostedSeat, HostedTable
 from sim.player_text import PlayerError, split_players
-from sim.player_view import new_player_view
+from sim.player_view import new_player_view, read_only_state
 from sim.random_streams import random_below, shuffle_in_place, stream_state
 from sim.user_players import PlayerFailure, builtin_numba_seat, error_text, is_user_player, load_user_player
 from sim.worker_processes import engine_status, in_worker
@@ -1472,8 +1473,10 @@ class _UserTable:
 
 
     def __init__(self, ruleset, seats, seed, state, work, records, chances):
-        self.ruleset, self.seats, self.seed = ruleset, seats, seed
-        self.state, self.work, self.records, self.chances = state, work, records, chances
+        # the players' own copy of the ruleset: one that changes it cannot change the next batch's rules
+        self.ruleset, self.seats, self.seed = copy.deepcopy(ruleset), seats, seed
+        self.work, self.records, self.chances = work, records, chances
+        self.state = read_only_state(state)  # what a Python player's observation reads: it cannot write there
         self.deal, self.row = -1, -1
 
     def begin_deal(self, deal, row):

@@ -5,9 +5,9 @@ It shows only what the seat may see of the deal (``sim.xuezhan.table``, and the 
 concealed tiles, every seat's exposed melds (another seat's concealed kongs without their kind), the
 discards and the copies on the table, the wall's size, and the public facts: dealer, turn, each seat's 报叫
 and its declared waits, its void suit once declared (定缺), who has won and left the deal, and each seat's
-money so far in the deal. Both observations are built from copies of the deal's state, so nothing a player
-does to what it is shown can change the deal; the Python observation's arrays are copied again when read,
-so a player may keep or change them freely.
+money so far in the deal. Nothing a player does to what it is shown can change the deal: the numba
+observation is built from copies of the deal's state, the Python one reads read-only views of it
+(sim.player_view) and hands out copies, which a player may keep or change freely.
 """
 
 from typing import NamedTuple
@@ -75,8 +75,7 @@ class Observation:
 
     def __init__(self, state, work, money, legal_codes, deal: int, ruleset):
         self.win_chance = None
-        # A copy of the deal's state: what a player does to its observation cannot reach the deal.
-        self._state = type(state)(*(array.copy() for array in state))
+        self._state = state  # the engine's read-only views (sim.player_view.read_only_state)
         self.legal_codes = tuple(legal_codes)  # a tuple of ints
         self.deal = deal
         self.ruleset = ruleset

@@ -17,14 +17,22 @@ class Forger:
 
 
 class Spoiler:
-    """Plays its first legal action after writing into everything its observation holds."""
+    """Plays its first legal action after writing into everything its observation holds, and trying to
+    write into the state behind it."""
 
     def act(self, observation):
         action = observation.legal_codes[0]
-        for array in observation._state:
-            array[...] = 1
+        for array in observation._state:  # the engine's state, through views it cannot write into
+            try:
+                array[...] = 1
+            except ValueError:
+                pass
         observation.hand[:] = 0
         observation.seat, observation.deal = 5, -1
+        ruleset = observation.ruleset  # shared with the engine's next batch, were it not the players' own copy
+        ruleset.values.setflags(write=True)
+        ruleset.values[:] = 0
+        ruleset.fan_names.clear()
         return action
 
 
@@ -34,14 +42,14 @@ class FirstLegal:
 
 
 class Exits:
-    """Leaves at its first decision of deal `at`, one way or another (`how`): SystemExit, os._exit, a
+    """Leaves at its first decision of deal `at` (only), one way or another (`how`): SystemExit, os._exit, a
     KeyboardInterrupt of its own, an exception whose message cannot be printed, or a thread that never ends."""
 
     def __init__(self, how="system_exit", at=0):
         self.how, self.at = how, at
 
     def act(self, observation):
-        if observation.deal >= self.at:
+        if observation.deal == self.at:
             if self.how == "system_exit":
                 raise SystemExit(0)
             if self.how == "os_exit":

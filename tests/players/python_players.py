@@ -55,7 +55,8 @@ class Builtin:
         self.current = self.rules[ruleset.name]
 
     def act(self, observation):
-        return engine.builtin_action(self.kinds, self.parameters, observation._state, self.current, self.work)
+        state = type(observation._state)(*(array.copy() for array in observation._state))  # the kernel writes into it
+        return engine.builtin_action(self.kinds, self.parameters, state, self.current, self.work)
 
 
 @njit(cache=True)
@@ -97,7 +98,7 @@ class Auditor:
         self.scratch = new_work().shanten_scratch
 
     def act(self, observation):
-        state = observation._state
+        state = type(observation._state)(*(array.copy() for array in observation._state))  # the kernel writes
         n = _rule_legal(state, self.rules, self.scratch, self.out)
         expected = sorted(self.out[:n].tolist())
         if observation.decision == "opening ready":
