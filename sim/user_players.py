@@ -318,6 +318,8 @@ class UserSeat:
 def _action_code(answer):
     """The integer code of an answer (an int, a numpy integer or an ``Action``), or None for anything else:
     never a bool, never a float, and nothing the answer's own methods can turn into an exception."""
+    if type(answer) is int:
+        return answer
     try:
         if isinstance(answer, Action):
             answer = tuple.__getitem__(answer, 0)
@@ -358,8 +360,12 @@ class PythonSeat(UserSeat):
         anything but one of the legal actions it was offered. What it is offered and where it is are read
         before it runs: a player that rewrites its observation changes neither."""
         legal, deal, seat, decision = observation.legal_codes, observation.deal, observation.seat, observation.decision
-        answer = _guarded(lambda error: f"player {self.text} raised {where(deal, seat, decision)}: {error}", self._act,
-                          observation)
+        try:  # _guarded, written out: this runs at every decision
+            answer = self._act(observation)
+        except BaseException as error:  # noqa: BLE001
+            if isinstance(error, KeyboardInterrupt) and not worker_processes.in_worker():
+                raise
+            raise PlayerFailure(f"player {self.text} raised {where(deal, seat, decision)}: {error_text(error)}") from None
         chance = observation.__dict__.get("win_chance")
         if chance is not None:
             try:

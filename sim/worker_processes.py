@@ -282,8 +282,11 @@ class Worker:
                 os.close(self.output)
                 self.output = None
                 return
-            sys.stderr.write(data.decode("utf-8", "replace"))
-            sys.stderr.flush()
+            try:
+                sys.stderr.write(data.decode("utf-8", "replace"))
+                sys.stderr.flush()
+            except (OSError, ValueError):  # no standard error to write to (closed): the output is dropped
+                pass
 
     def submit(self, function, *arguments) -> None:
         self.connection.send((function, arguments))
