@@ -186,10 +186,19 @@ def _parameters(text: str, player: str) -> dict:
     return parameters
 
 
-def _module_from_path(path_text: str, player: str):
-    path = Path(path_text).expanduser().resolve()
-    if not path.is_file():
+def _require_file(path_text: str, player: str) -> Path:
+    """The resolved path of a player's file, or a PlayerError: missing, or not a regular file (a directory,
+    a pipe or a device, which importing would read for ever)."""
+    path = Path(path_text).expanduser()
+    if not path.exists():
         raise PlayerError(f"{player}: no file {path_text}")
+    if not path.is_file():
+        raise PlayerError(f"{player}: {path_text} is not a regular file")
+    return path.resolve()
+
+
+def _module_from_path(path_text: str, player: str):
+    path = _require_file(path_text, player)
     name = "mjsim_player_" + re.sub(r"\W", "_", str(path))
     if name in sys.modules:
         return sys.modules[name]
@@ -268,8 +277,8 @@ def check_user_player(text: str) -> None:
         return
     location, _, rest = text.partition(":")
     _, _, parameter_text = rest.partition(":")
-    if location.strip().endswith(".py") and not Path(location.strip()).expanduser().is_file():
-        raise PlayerError(f"{text}: no file {location.strip()}")
+    if location.strip().endswith(".py"):
+        _require_file(location.strip(), text)
     _parameters(parameter_text, text)
 
 

@@ -4,6 +4,7 @@ with exactly the legal actions; a broken player handled as documented; runs with
 pure function of their configuration and seed."""
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -70,6 +71,15 @@ def test_a_user_player_that_cannot_be_seated_is_one_clear_error(text, message):
             engine.play(load_ruleset("erren"), players, seed=1, n_deals=1)
         finally:
             players.close()
+
+
+@pytest.mark.parametrize("make", [os.mkfifo, os.mkdir], ids=["a named pipe", "a directory"])
+def test_a_player_file_that_is_not_a_regular_file_is_refused_before_it_is_read(tmp_path, make):
+    """Importing a pipe would wait for ever for its writer."""
+    path = tmp_path / "player.py"
+    make(path)
+    with pytest.raises(PlayerError, match="is not a regular file"):
+        engine.Players.parse([f"{path}:Player", "greedy"])
 
 
 def test_every_action_has_a_stable_code_and_a_readable_text():
