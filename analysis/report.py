@@ -25,7 +25,7 @@ from analysis import svg_charts as charts
 from analysis.player_faults import COLUMN_PREFIX as FAULT_PREFIX
 from analysis.player_faults import fault_counts, format_faults
 from analysis.svg_charts import escape
-from analysis.tables import read_metadata, write_text_atomically
+from analysis.tables import read_metadata, require_regular_file, write_text_atomically
 
 REPORT_FILE = "report.html"
 TOP_FANS = 25
@@ -114,7 +114,7 @@ def write_report(directory: Path) -> Path:
 
 def _read_table(path: Path) -> pd.DataFrame:
     try:
-        return pd.read_parquet(path)
+        return pd.read_parquet(require_regular_file(path))
     except (OSError, ValueError, pa.ArrowException) as error:  # pyarrow's damage is one of these
         raise ReportError(f"{path}: unreadable as a table ({str(error).splitlines()[0] if str(error) else type(error).__name__})") from None
 

@@ -84,7 +84,15 @@ def _replacing(path: Path):
         raise
 
 
+def require_regular_file(path: Path) -> Path:
+    """`path`, or an OSError if it is not a regular file: a pipe or a device put where a table should be
+    would be read for ever."""
+    if not Path(path).is_file():
+        raise OSError(f"{path} is not a regular file" if Path(path).exists() else f"{path} is missing")
+    return Path(path)
+
+
 def read_metadata(path: Path) -> dict:
     """The mjsim metadata of a table written by write_table."""
-    raw = pq.read_schema(path).metadata or {}
+    raw = pq.read_schema(require_regular_file(path)).metadata or {}
     return {key.decode().removeprefix("mjsim."): json.loads(value) for key, value in raw.items() if key.startswith(b"mjsim.")}

@@ -502,6 +502,17 @@ def test_report_of_a_run_holding_a_table_of_another_command_is_one_error_line(mj
     assert not (directory / "report.html").exists()
 
 
+@pytest.mark.parametrize("make", [os.mkfifo, os.mkdir], ids=["a named pipe", "a directory"])
+def test_report_of_a_run_whose_table_is_not_a_regular_file_is_one_error_line_not_a_wait(mjsim, small_run, tmp_path, make):
+    """Reading a pipe put where a table should be would wait for its writer for ever."""
+    directory = tmp_path / "run"
+    shutil.copytree(small_run, directory)
+    (directory / "seats.parquet").unlink()
+    make(directory / "seats.parquet")
+    assert "seats.parquet is not a regular file" in _one_error_line(*mjsim("report", str(directory)))
+    assert not (directory / "report.html").exists()
+
+
 # ------------------------------------------------------------------------------ Dask addresses and hostile listeners
 
 @pytest.mark.parametrize("address, message", [
