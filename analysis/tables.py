@@ -87,8 +87,10 @@ def _replacing(path: Path):
 def require_regular_file(path: Path) -> Path:
     """`path`, or an OSError if it is not a regular file: a pipe or a device put where a table should be
     would be read for ever."""
+    if not Path(path).exists():
+        raise FileNotFoundError(f"{path} is missing")
     if not Path(path).is_file():
-        raise OSError(f"{path} is not a regular file" if Path(path).exists() else f"{path} is missing")
+        raise OSError(f"{path} is not a regular file")
     return Path(path)
 
 
