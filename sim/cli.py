@@ -503,8 +503,9 @@ def calibrate_ev(
     tables: Annotated[str | None, typer.Option(help="The tables to fit again, comma-separated (default all): erren, erren-classic, erren-challenge, liangmen-xuezhan, sanren-liangfang-3, sanren-liangfang-2; the others' curves are kept.")] = None,
     out: Annotated[Path | None, typer.Option(help="Where the fitting runs go (default results/ev-calibration-seed<seed>); a run cut short there is resumed.")] = None,
     workers: Annotated[int, typer.Option(help="Worker processes (0: one per core).")] = 0,
+    opponents: Annotated[str, typer.Option(help="The player in every seat but ev's, e.g. greedy, ev or value:speed=6: the curves then hold for ev against it.")] = "greedy",
 ):
-    """Refit ev's calibration curves (sim/ev_calibration.py): ev against greedy at each table, its search's chances against the outcomes; writes sim/ev_calibration_table.py."""
+    """Refit ev's calibration curves (sim/ev_calibration.py): ev against --opponents (default greedy) at each table, its search's chances against the outcomes; writes sim/ev_calibration_table.py."""
     from analysis.tables import versions
     from sim import ev_calibration
     from sim.progress import progress_bar
@@ -516,17 +517,41 @@ def calibrate_ev(
     unknown = [name for name in chosen if name not in names]
     if unknown or not chosen:
         raise UserError(f"unknown table {unknown[0] if unknown else tables!r}; the tables are {', '.join(names)}")
-    directory = out or Path("results") / f"ev-calibration-seed{seed}"
+    opponent = _one_opponent(opponents, [ev_calibration.TABLES[names.index(name)][1] for name in chosen])
+    against = "" if opponent == ev_calibration.DEFAULT_OPPONENT else f"-{_file_part(opponent)}"
+    directory = out or Path("results") / f"ev-calibration-seed{seed}{against}"
     with progress_bar("deals", deals * len(chosen)) as advance:
         reports = ev_calibration.fitting_runs(deals, seed, directory, [names.index(name) for name in chosen], workers,
-                                              progress=advance)
+                                              progress=advance, opponent=opponent)
     path = Path(ev_calibration.__file__).with_name("ev_calibration_table.py")
-    provenance = {"last refitted": f"{', '.join(chosen)}, on {deals:,} deals of ev against greedy each, seed {seed}",
+    provenance = {"last refitted": f"{', '.join(chosen)}, on {deals:,} deals of ev against {opponent} each, seed {seed}",
                   "versions": ", ".join(f"{name} {value}" for name, value in versions().items())}
-    curves = ev_calibration.write_table(reports, path, provenance, f"{deals:,} deals, seed {seed}")
+    curves = ev_calibration.write_table(reports, path, provenance, f"{deals:,} deals, seed {seed}", opponent)
     for table, estimate, count, worst in ev_calibration.gaps(curves, reports):
         typer.echo(f"{table:20} {estimate:16} {count:>10,} reports, largest gap of a tenth {worst:.1f} standard errors")
     typer.echo(f"wrote {path}")
+
+
+def _one_opponent(text: str, ruleset_ids: list[str]) -> str:
+    """The --opponents text, checked as a built-in player of every ruleset to fit (a user's player is not:
+    the curves ship with mjsim)."""
+    from sim.families import family_of
+    from sim.ruleset import load_ruleset
+
+    text = text.strip()
+    for ruleset_id in dict.fromkeys(ruleset_ids):
+        family = family_of(load_ruleset(ruleset_id))
+        name = text.partition(":")[0].strip()
+        if name not in family.players.NAMES and name not in family.players.NUMBA_PLAYERS:
+            raise UserError(f"--opponents {text!r}: not a built-in player of {ruleset_id} "
+                            f"({', '.join([*family.players.NAMES, *family.players.NUMBA_PLAYERS])})")
+        family.engine.Players.parse([text, text], 2)  # a malformed parameter raises PlayerError: one line
+    return text
+
+
+def _file_part(text: str) -> str:
+    """A player text as part of a directory name."""
+    return "".join(character if character.isalnum() or character in "-_." else "_" for character in text)
 
 
 def _room(rooms: Path | None, name: str | None, ruleset):

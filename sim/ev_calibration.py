@@ -8,10 +8,13 @@ chance passed through a table fitted on ev's own games against greedy: for each 
 estimate, a non-decreasing step curve from the search's chance to the share of such reports made in deals
 ev went on to win (the reports binned, each bin's won share, made non-decreasing: ``fit_curve``). A report
 takes the value of its bin, so reports that fall in a bin come true as often as that bin's did, and the
-curve is calibrated against greedy by construction; the run's calibration table (analysis.calibration)
-checks it on other deals. Against other players the curves are as good as their fit carries over.
+curve is calibrated for the lineup it was fitted on by construction; the run's calibration table
+(analysis.calibration) checks it on other deals. Each table's curves hold for one lineup (``LINEUPS``: ev at
+its default parameters against greedy, unless refitted with ``--opponents``); a run that seats ev in any other
+lineup gets one line saying its chances are uncalibrated for that lineup and how to fit them
+(``lineup_note``).
 
-``mjsim calibrate-ev`` plays the fitting runs (``ev:report=2``, which reports the search's chance and its
+``mjsim calibrate-ev`` plays the fitting runs (``ev:report=2`` against ``--opponents``, greedy by default, which reports the search's chance and its
 estimate coded together; kept in ``results/ev-calibration-seed<seed>/``, where a run cut short is resumed
 and one played by other code refused) and writes ``sim/ev_calibration_table.py``; ``calibrated`` reads it
 inside numba. The fitting runs play at ev's default depth, 1, so the two-draw estimate of depth 2 has no
@@ -43,6 +46,8 @@ TABLES = (
 ERREN, ERREN_CLASSIC, ERREN_CHALLENGE, LIANGMEN, SANREN_THREE, SANREN_TWO = range(len(TABLES))
 MAX_KNOTS = 48
 MIN_REPORTS_PER_KNOT = 2_000
+FITTING_PLAYER = "ev:report=2"  # the fitting runs' ev: default parameters, its reports coded
+DEFAULT_OPPONENT = "greedy"
 
 
 @njit(cache=True, _nrt=False)
@@ -77,6 +82,66 @@ def decode(coded: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(estimate, the search's chance) of reports made with ``report=2``."""
     estimate = np.minimum((coded * N_ESTIMATES).astype(np.int64), N_ESTIMATES - 1)
     return estimate, np.clip((coded * N_ESTIMATES - estimate) / CODED_SCALE, 0.0, 1.0)
+
+
+def table_index(ruleset, seats: int) -> int:
+    """The table whose curves calibrate ev under `ruleset` at `seats` seats: the choice ev makes inside numba
+    (sim.erren.ev.table_key, sim.xuezhan.ev.table_key; a test keeps them in step), read from the ruleset."""
+    if ruleset.family == "xuezhan":
+        if ruleset.combine == "multiply":
+            return LIANGMEN
+        return SANREN_THREE if seats >= 3 else SANREN_TWO
+    if ruleset.scoring == "challenge":
+        return ERREN_CHALLENGE
+    return ERREN if ruleset.flowers else ERREN_CLASSIC
+
+
+def _without_report(text: str) -> str:
+    """A canonical player text without its ``report`` parameter, which changes what ev says, not its play."""
+    name, _, rest = text.partition(":")
+    kept = [item for item in rest.split(",") if item and not item.startswith("report=")]
+    return name + (":" + ",".join(kept) if kept else "")
+
+
+def fitted_lineup(table: int) -> tuple[str, str]:
+    """(ev's canonical text, its opponents' canonical text) of the runs `table`'s curves were fitted on,
+    ``report`` left out; tables fitted before lineups were recorded were fitted against greedy."""
+    from sim.families import family_of
+    from sim.ruleset import load_ruleset
+
+    name, ruleset_id, _ = TABLES[table]
+    family = family_of(load_ruleset(ruleset_id))
+    ev_text, opponent = getattr(fitted, "LINEUPS", {}).get(name, (FITTING_PLAYER, DEFAULT_OPPONENT))
+    canonical = family.engine.Players.parse([ev_text, opponent], 2).names
+    return _without_report(canonical[0]), _without_report(canonical[1])
+
+
+def lineup_note(ruleset, players) -> str | None:
+    """One line when a run seats ev reporting calibrated chances in a lineup its table's curves were not
+    fitted on (other opponents, or ev with other parameters), saying so and how to fit them; None when the
+    lineup is the fitted one or no seat reports calibrated chances. `players`: the seats' canonical texts."""
+    def parameter(text: str, key: str) -> str | None:
+        return next((item.split("=", 1)[1] for item in text.partition(":")[2].split(",") if item.startswith(key + "=")),
+                    None)
+
+    calibrated_seats = [seat for seat, text in enumerate(players)
+                        if text.partition(":")[0] == "ev" and parameter(text, "report") in ("1", "1.0")]
+    if not calibrated_seats:
+        return None
+    table = table_index(ruleset, len(players))
+    ev_text, opponent = fitted_lineup(table)
+    seats = [_without_report(text) for text in players]
+    if all(seats[seat] == ev_text and all(text == opponent for other, text in enumerate(seats) if other != seat)
+           for seat in calibrated_seats):
+        return None
+    short = [text.partition(":")[0] for text in players]
+    others = {text for seat, text in enumerate(seats) if seat != calibrated_seats[0]}
+    suggested = others.pop() if len(others) == 1 else "PLAYER"
+    if suggested == ev_text:
+        suggested = "ev"
+    return (f"ev's reported chances are uncalibrated for this lineup ({' v '.join(short)}): table "
+            f"{TABLES[table][0]} was fitted on {ev_text.partition(':')[0]} v {opponent.partition(':')[0]}; fit it "
+            f"with `mjsim calibrate-ev --tables {TABLES[table][0]} --opponents {suggested}`")
 
 
 def isotonic(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
@@ -124,9 +189,10 @@ def fit_curve(chances: np.ndarray, won: np.ndarray, knots: int = MAX_KNOTS,
     return np.column_stack([ends, isotonic(shares, sizes)])
 
 
-def table_text(curves: dict, provenance: dict, fitted_on: dict) -> str:
-    """The module sim/ev_calibration_table.py holding `curves` ((table, estimate) -> knots) and what each
-    table was fitted on (`fitted_on`: table name -> text)."""
+def table_text(curves: dict, provenance: dict, fitted_on: dict, lineups: dict | None = None) -> str:
+    """The module sim/ev_calibration_table.py holding `curves` ((table, estimate) -> knots), what each
+    table was fitted on (`fitted_on`: table name -> text) and the lineup of its fitting runs (`lineups`:
+    table name -> (ev's text, its opponents' text))."""
     knots = np.zeros((len(TABLES), N_ESTIMATES, MAX_KNOTS, 2))
     counts = np.zeros((len(TABLES), N_ESTIMATES), np.int64)
     for (table, estimate), curve in curves.items():
@@ -158,19 +224,25 @@ def table_text(curves: dict, provenance: dict, fitted_on: dict) -> str:
         "FITTED_ON = {",
         *(f"    {name!r}: {fitted_on[name]!r}," for name, _, _ in TABLES if name in fitted_on),
         "}",
+        "# the lineup of each table's fitting runs: (ev, every other seat)",
+        "LINEUPS = {",
+        *(f"    {name!r}: {tuple(lineups[name])!r}," for name, _, _ in TABLES if name in (lineups or {})),
+        "}",
         "",
     ]
     return "\n".join(lines)
 
 
-def fitting_runs(deals: int, seed: int, directory: Path, tables=None, workers: int = 0, progress=None) -> dict:
-    """ev (report=2) against greedy at each of `tables` (indices into TABLES; default all), `deals` deals
-    each, as runs in directory/<table>, resumed where one was cut short; a run played by other code is
-    refused (its reports would fit another ev). Returns (table, estimate) -> (the search's chances, won) of
-    every report."""
+def fitting_runs(deals: int, seed: int, directory: Path, tables=None, workers: int = 0, progress=None,
+                 opponent: str = DEFAULT_OPPONENT) -> dict:
+    """ev (report=2) against `opponent` in every other seat at each of `tables` (indices into TABLES;
+    default all), `deals` deals each, as runs in directory/<table>, resumed where one was cut short; a run
+    played by other code or another lineup is refused (its reports would fit another ev). Returns (table,
+    estimate) -> (the search's chances, won) of every report."""
     from kernels.compile_cache import source_key
     from sim.families import family_of
     from sim.run_directory import RunError
+    from sim.ruleset import load_ruleset
     from sim.runner import RunConfig, load_run, read_win_chances, run
 
     reports = {}
@@ -178,9 +250,15 @@ def fitting_runs(deals: int, seed: int, directory: Path, tables=None, workers: i
         name, ruleset_id, seats = TABLES[table]
         place = Path(directory) / name
         started = (place / "run.json").is_file()
-        if started and json.loads((place / "run.json").read_text(encoding="utf-8")).get("source_hash") != source_key():
-            raise RunError(f"{place} was played by other code than this; remove it to fit on new runs")
-        players = ("ev:report=2",) + ("greedy",) * (seats - 1)
+        players = (FITTING_PLAYER,) + (opponent,) * (seats - 1)
+        if started:
+            stored = json.loads((place / "run.json").read_text(encoding="utf-8"))
+            if stored.get("source_hash") != source_key():
+                raise RunError(f"{place} was played by other code than this; remove it to fit on new runs")
+            wanted = list(family_of(load_ruleset(ruleset_id)).engine.Players.parse(list(players), seats).names)
+            if stored.get("players") != wanted:
+                raise RunError(f"{place} holds another lineup ({' v '.join(stored.get('players') or [])}); "
+                               "remove it or fit elsewhere (--out)")
         records = run(RunConfig(ruleset_id, players, deals, seed), place, workers, resume=started,
                       progress=progress).records
         config, ruleset = load_run(place)
@@ -195,10 +273,12 @@ def fitting_runs(deals: int, seed: int, directory: Path, tables=None, workers: i
     return reports
 
 
-def write_table(reports: dict, path: Path, provenance: dict, fitted_on: str = "") -> dict:
+def write_table(reports: dict, path: Path, provenance: dict, fitted_on: str = "",
+                opponent: str = DEFAULT_OPPONENT) -> dict:
     """Fit every (table, estimate) of `reports` and write the table module to `path`, keeping the curves of
-    the tables `reports` does not hold as they are (and what they were fitted on); `fitted_on` says what
-    the tables refitted now were fitted on. Returns the curves fitted now."""
+    the tables `reports` does not hold as they are (and what and which lineup they were fitted on);
+    `fitted_on` says what the tables refitted now were fitted on, `opponent` against whom. Returns the
+    curves fitted now."""
     from analysis.tables import write_text_atomically
 
     refitted = {table for table, _ in reports}
@@ -213,7 +293,10 @@ def write_table(reports: dict, path: Path, provenance: dict, fitted_on: str = ""
     sources = {name: text for name, text in getattr(fitted, "FITTED_ON", {}).items()
                if name not in {TABLES[table][0] for table in refitted}}
     sources.update({TABLES[table][0]: fitted_on for table in refitted})
-    write_text_atomically(path, table_text({**kept, **curves}, provenance, sources))
+    lineups = {name: getattr(fitted, "LINEUPS", {}).get(name, (FITTING_PLAYER, DEFAULT_OPPONENT))
+               for name, _, _ in TABLES}
+    lineups.update({TABLES[table][0]: (FITTING_PLAYER, opponent) for table in refitted})
+    write_text_atomically(path, table_text({**kept, **curves}, provenance, sources, lineups))
     return curves
 
 

@@ -319,3 +319,12 @@ FITTED_ON = {
     'sanren-liangfang-3': '300,000 deals, seed 7',
     'sanren-liangfang-2': '300,000 deals, seed 7',
 }
+# the lineup of each table's fitting runs: (ev, every other seat)
+LINEUPS = {
+    'erren': ('ev:report=2', 'greedy'),
+    'erren-classic': ('ev:report=2', 'greedy'),
+    'erren-challenge': ('ev:report=2', 'greedy'),
+    'liangmen-xuezhan': ('ev:report=2', 'greedy'),
+    'sanren-liangfang-3': ('ev:report=2', 'greedy'),
+    'sanren-liangfang-2': ('ev:report=2', 'greedy'),
+}

@@ -44,6 +44,7 @@ from analysis.rooms import load_rooms
 from analysis.tables import write_table, write_text_atomically
 from kernels.compile_cache import source_key
 from sim import event_logs, run_directory, win_chances
+from sim.ev_calibration import lineup_note
 from sim.families import family_of, rooms_path
 from sim.player_text import split_players
 from sim.input_limits import LARGEST_TOML_FILE, read_json
@@ -290,6 +291,7 @@ class RunResult:
     calibration: pd.DataFrame | None = None  # where players reported chances of winning (analysis.calibration)
     faults: dict | None = None  # seat -> deals in which its player faulted (analysis.player_faults)
     players: tuple = ()  # the canonical player texts, one per seat
+    calibration_note: str | None = None  # ev seated in a lineup its curves were not fitted on (sim.ev_calibration)
 
     @property
     def beans(self) -> pd.DataFrame:
@@ -651,7 +653,7 @@ def summarise(directory: Path, config: RunConfig, ruleset, played: int = 0, seco
         calibration = calibration_table(chances, records, family.money.seat_wins(records), config.players)
         write_table(calibration, directory / "calibration.parquet", metadata)
     return RunResult(directory, records, fan_table, outcomes, played, seconds, money, calibration, fault_counts(records),
-                     tuple(config.players))
+                     tuple(config.players), lineup_note(ruleset, tuple(config.players)))
 
 
 def format_summary(result: RunResult, top: int = 10) -> str:
@@ -678,6 +680,8 @@ def format_summary(result: RunResult, top: int = 10) -> str:
     text = "\n".join(lines) + "\n" + format_faults(result.faults or {}, result.players, deals)
     if result.calibration is not None:
         text += format_calibration(result.calibration)
+    if result.calibration_note:
+        text += result.calibration_note + "\n"
     return text
 
 
@@ -706,6 +710,8 @@ def format_tables(result: RunResult) -> str:
                 for row in house.itertuples()))
     if result.calibration is not None:
         parts.append(format_calibration(result.calibration).rstrip("\n"))
+    if result.calibration_note:
+        parts.append(result.calibration_note)
     faults = format_faults(result.faults or {}, result.players, len(result.records))
     if faults:
         parts.append(faults.rstrip("\n"))

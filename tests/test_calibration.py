@@ -108,9 +108,56 @@ def test_a_coded_report_decodes_to_its_estimate_and_chance():
 
 def test_the_written_table_is_read_back(tmp_path):
     curves = {(1, 2): np.array([[0.1, 0.2], [0.5, 0.4], [0.9, 0.7]])}
-    text = ev_calibration.table_text(curves, {"fitted on": "a test"}, {"erren": "a test"})
+    text = ev_calibration.table_text(curves, {"fitted on": "a test"}, {"erren": "a test"},
+                                     {"erren": ("ev:report=2", "ev")})
     namespace = {}
     exec(compile(text, "table", "exec"), namespace)  # noqa: S102 - the module the command writes
     assert namespace["COUNTS"][1, 2] == 3 and namespace["COUNTS"].sum() == 3
     assert namespace["KNOTS"][1, 2, :3] == pytest.approx(curves[(1, 2)])
     assert namespace["FITTED_ON"] == {"erren": "a test"}
+    assert namespace["LINEUPS"] == {"erren": ("ev:report=2", "ev")}
+
+
+# --- the lineup the curves hold for
+
+
+def _canonical(ruleset_id, texts):
+    from sim.families import family_of
+    from sim.ruleset import load_ruleset
+
+    ruleset = load_ruleset(ruleset_id)
+    return ruleset, family_of(ruleset).engine.Players.parse(texts, len(texts)).names
+
+
+@pytest.mark.parametrize(("ruleset_id", "seats"), [
+    ("erren", 2), ("erren-classic", 2), ("erren-challenge", 2), ("liangmen-xuezhan", 4), ("sanren-liangfang", 3),
+    ("sanren-liangfang", 2),
+])
+def test_the_table_named_for_a_ruleset_is_the_one_ev_reads(ruleset_id, seats):
+    from sim.families import family_of
+    from sim.ruleset import load_ruleset
+
+    ruleset = load_ruleset(ruleset_id)
+    family = family_of(ruleset)
+    rules, _ = family.engine.kernel_rules(ruleset)
+    ev = __import__(f"sim.{family.name}.ev", fromlist=["table_key"])
+    read = ev.table_key(rules) if family.name == "erren" else ev.table_key(rules, seats)
+    assert ev_calibration.table_index(ruleset, seats) == read
+
+
+def test_ev_against_greedy_at_default_parameters_is_the_fitted_lineup():
+    for ruleset_id, texts in (("erren", ["ev", "greedy"]), ("liangmen-xuezhan", ["greedy", "ev", "greedy", "greedy"])):
+        assert ev_calibration.lineup_note(*_canonical(ruleset_id, texts)) is None
+
+
+def test_ev_in_another_lineup_says_its_chances_are_uncalibrated_and_how_to_fit_them():
+    note = ev_calibration.lineup_note(*_canonical("erren", ["ev", "ev"]))
+    assert "uncalibrated for this lineup (ev v ev)" in note
+    assert "mjsim calibrate-ev --tables erren --opponents ev" in note
+    note = ev_calibration.lineup_note(*_canonical("sanren-liangfang", ["ev", "value", "value"]))
+    assert "--tables sanren-liangfang-3 --opponents value:" in note
+    assert "\n" not in note
+    # ev with other parameters than the fitted ones is another lineup too; a seat reporting the search's own
+    # chance (report=0) reports no calibrated chance
+    assert ev_calibration.lineup_note(*_canonical("erren", ["ev:depth=2", "greedy"])) is not None
+    assert ev_calibration.lineup_note(*_canonical("erren", ["ev:report=0", "ev:report=0"])) is None

@@ -4,8 +4,11 @@
 - ``greedy``: discards to the lowest shanten, ties broken by ukeire counted over the tiles it cannot see;
   claims only when that lowers its shanten; wins whenever it legally can.
 - ``value``: scores each discard by speed (shanten, ukeire) plus an estimate of the fans the hand can still
-  reach (flushes, seven pairs, all pungs, honour sets, a concealed hand), with a bonus for reaching the
-  minimum fan, so it gives up some speed for hands that pay (and that may be won at all).
+  reach (flushes, seven pairs, all pungs, honour sets, a concealed hand), each weighed by the ruleset's own
+  value of that fan (a 役满 by the fans its points are worth), with a bonus ``legal`` for reaching the
+  minimum fan, so it gives up some speed for hands that pay (and that may be won at all). Raising a fan's
+  value in a ruleset makes it chase that fan more; ``greedy``, ``defensive`` and ``random`` do not weigh
+  values.
 - ``defensive``: plays like greedy until the opponent looks close to winning (ready declared, at least
   ``threat_melds`` claimed melds, or at most ``threat_wall`` tiles left); then it stops claiming and
   discards the tile with the lowest cost ``caution`` x danger + 4 x (shanten steps lost), where danger
@@ -20,9 +23,10 @@ never declares ready; 1 declares when the ready hand can win at the minimum fan 
 seat's random stream and returns (action, new stream state).
 """
 
+import numpy as np
 from numba import njit
 
-from kernels.fan_ids import READY_FLAG
+from kernels.fan_ids import READY_FLAG, Fan
 from kernels.integers import smaller
 from kernels.shanten import _distances_after_discard, _ukeire_one
 from kernels.tiles import HONOR_START, MELD_CHOW, MELD_PONG, N_KINDS, SUIT_SIZE
@@ -46,8 +50,12 @@ from sim.erren.table import (
     CLAIMED_MELDS,
     MIN_FAN,
     N_MELDS,
+    PER_FAN_STEP,
+    PER_LIMIT,
     READY,
     READY_REQUIRES_CONCEALED,
+    SCORING,
+    SCORING_CHALLENGE,
     chow_possible,
     hand_shanten,
     may_declare_ready,
@@ -67,21 +75,20 @@ NAMES = ("random", "greedy", "value", "defensive")
 NUMBA_PLAYERS = {"ev": "sim.erren.ev:act"}
 
 # Parameter slots of the float64 parameter vector every player carries.
-CLAIM, READY_POLICY, DOUBLE_BELOW, DOUBLE_WALL, SPEED, THREAT_MELDS, THREAT_WALL, CAUTION = range(8)
-N_PARAMETERS = 8
+CLAIM, READY_POLICY, DOUBLE_BELOW, DOUBLE_WALL, SPEED, THREAT_MELDS, THREAT_WALL, CAUTION, LEGAL = range(9)
+N_PARAMETERS = 9
 SHARED_DEFAULTS = {"claim": 1.0, "ready": 1.0, "double_below": 0.0, "double_wall": 10.0}
 DEFAULTS = {
     "random": {"claim": 1.0, "ready": 1.0},
     "greedy": dict(SHARED_DEFAULTS),
-    "value": {**SHARED_DEFAULTS, "speed": 8.0},
+    "value": {**SHARED_DEFAULTS, "speed": 8.0, "legal": 16.0},
     "defensive": {**SHARED_DEFAULTS, "threat_melds": 2.0, "threat_wall": 8.0, "caution": 3.0},
 }
 SLOTS = {
     "claim": CLAIM, "ready": READY_POLICY, "double_below": DOUBLE_BELOW, "double_wall": DOUBLE_WALL,
-    "speed": SPEED, "threat_melds": THREAT_MELDS, "threat_wall": THREAT_WALL, "caution": CAUTION,
+    "speed": SPEED, "threat_melds": THREAT_MELDS, "threat_wall": THREAT_WALL, "caution": CAUTION, "legal": LEGAL,
 }
 BIG = 255  # kernels.shanten marks kinds not held (no discard) with the same number
-LEGAL_BONUS = 16.0  # value: what reaching the minimum fan is worth, in fans
 DRAGONS_START = HONOR_START + 4
 
 
@@ -173,9 +180,21 @@ def _ready_pays(seat, hand, n_melds, state, rules, work):
 
 
 @njit(cache=True, _nrt=False)
-def _fan_potential(seat, hand, n_melds, state, held):
-    """A rough count of the fans a hand is heading for: flush, seven pairs or all pungs, honour sets,
-    a concealed hand. It reads only the seat's own tiles and melds; `held` is a work array."""
+def fan_worth(fan, rules):
+    """What the ruleset pays for `fan`, in fans: its value, or where wins are priced in points
+    (erren-challenge) and the fan is a 役满, the fans whose points f x (f + 1) x step equal a 役满's."""
+    value = float(rules.fan_values[fan])
+    settings = rules.settings
+    if settings[SCORING] == SCORING_CHALLENGE and rules.is_limit[fan] and settings[PER_FAN_STEP] > 0:
+        return value * (np.sqrt(1.0 + 4.0 * settings[PER_LIMIT] / settings[PER_FAN_STEP]) - 1.0) / 2.0
+    return value
+
+
+@njit(cache=True, _nrt=False)
+def _fan_potential(seat, hand, n_melds, state, rules, held):
+    """A rough count of the fans a hand is heading for, each at the ruleset's value (``fan_worth``): a flush,
+    seven pairs or all pungs, honour pungs, a concealed hand. It reads only the seat's own tiles and melds;
+    `held` is a work array."""
     melds = state.melds
     chows = 0
     for kind in range(N_KINDS):
@@ -188,6 +207,8 @@ def _fan_potential(seat, hand, n_melds, state, held):
                 held[kind] += 1
         else:
             held[low] += 3
+    dragon_pung = fan_worth(Fan.DRAGON_PUNG, rules)
+    honour_pung = fan_worth(Fan.PUNG_OF_TERMINALS_OR_HONORS, rules)
     honours, suited, pairs, pungs = 0, 0, 0, 0
     in_suit0, in_suit1, in_suit2 = 0, 0, 0
     bonus = 0.0
@@ -197,9 +218,9 @@ def _fan_potential(seat, hand, n_melds, state, held):
         if kind >= HONOR_START:
             honours += held[kind]
             if held[kind] >= 3:
-                bonus += 2.0 if kind >= DRAGONS_START else 1.0
+                bonus += dragon_pung if kind >= DRAGONS_START else honour_pung
             elif held[kind] == 2 and kind >= DRAGONS_START:
-                bonus += 1.0
+                bonus += dragon_pung / 2.0
         else:
             suited += held[kind]
             suit = kind // SUIT_SIZE
@@ -210,27 +231,30 @@ def _fan_potential(seat, hand, n_melds, state, held):
             pairs += 1
         if held[kind] >= 3:
             pungs += 1
-    # 清一色 (24) or 字一色 (64), approached tile by tile from 混一色 (6), so that each honour (or suit
-    # tile) given up counts; tiles outside the main suit (there is only 万 in erren) count against both
-    # flushes. MCR's values serve as the yardstick in every 二人 ruleset.
+    # 清一色 or 字一色, approached tile by tile from 混一色, so that each honour (or suit tile) given up counts:
+    # 清一色 loses a quarter of its worth per tile outside the main suit, 字一色 five sixteenths per suit tile
+    # (with 000's 24 and 64: 6 and 20 fans a tile). Tiles outside the main suit (only 万 in erren) count
+    # against both flushes.
     off_suit = suited - max(in_suit0, in_suit1, in_suit2)
-    flush = 6.0 if off_suit == 0 else 0.0
-    potential = max(flush, 24.0 - 6.0 * (honours + off_suit), 64.0 - 20.0 * suited)
+    flush = fan_worth(Fan.HALF_FLUSH, rules) if off_suit == 0 else 0.0
+    full_flush, all_honours = fan_worth(Fan.FULL_FLUSH, rules), fan_worth(Fan.ALL_HONORS, rules)
+    potential = max(flush, full_flush * (1.0 - (honours + off_suit) / 4.0), all_honours * (1.0 - suited * 5.0 / 16.0))
     shape = 0.0
     if n_melds == 0 and pairs >= 5:
-        shape = 24.0 if pairs >= 6 else 12.0  # 七对
+        seven_pairs = fan_worth(Fan.SEVEN_PAIRS, rules)
+        shape = seven_pairs if pairs >= 6 else seven_pairs / 2.0
     if chows == 0 and pungs + pairs >= 4:
-        shape = max(shape, 6.0)  # 碰碰胡
+        shape = max(shape, fan_worth(Fan.ALL_PUNGS, rules))
     if state.table[CLAIMED_MELDS + seat] == 0:
-        potential += 2.0  # 门前清
+        potential += fan_worth(Fan.CONCEALED_HAND, rules)
     return potential + shape + bonus
 
 
 @njit(cache=True, _nrt=False)
 def _value_of_hand(seat, hand, n_melds, shanten, ukeire, parameters, state, rules, work):
-    potential = _fan_potential(seat, hand, n_melds, state, work.held)
-    legal = LEGAL_BONUS if potential >= rules.settings[MIN_FAN] else 0.0
-    return min(potential, 40.0) + legal - parameters[SPEED] * shanten + 0.1 * ukeire
+    potential = _fan_potential(seat, hand, n_melds, state, rules, work.held)
+    legal = parameters[LEGAL] if potential >= rules.settings[MIN_FAN] else 0.0
+    return potential + legal - parameters[SPEED] * shanten + 0.1 * ukeire
 
 
 @njit(cache=True, _nrt=False)

@@ -8,7 +8,8 @@ tiles of it; 定缺: a random suit). ``greedy`` discards to the lowest shanten,
 ties by ukeire over the tiles it cannot see, pongs or kongs when that does not raise its shanten, and wins
 whenever it may; for 换三张 and 定缺 it takes the suit it holds fewer tiles of (ties: fewer tiles in pairs,
 then 筒) and gives that suit's three tiles its discard measure would discard first. ``value`` adds to speed an estimate of what the hand is heading for in this family (清一色,
-pungs, seven pairs), weighted against speed by ``speed``. ``defensive`` plays like greedy until an opponent
+pungs, seven pairs), each weighed by what the ruleset multiplies a win by for it (``doublings``), against
+speed by ``speed``; raising a fan's value makes it chase that fan more. ``defensive`` plays like greedy until an opponent
 still in has declared 报叫 or at most ``threat_wall`` tiles are left; then it stops claiming and discards by
 the cost ``caution`` x danger + 4 x (shanten steps lost), where a declarer's public wait is very dangerous
 and other tiles are as dangerous as the copies it cannot see. Shared parameters: ``claim`` (0: never pong
@@ -17,8 +18,10 @@ random player then tosses a coin). A player reads only its own hand, the discard
 declared waits and the public counts. Decisions return (action, new random-stream state).
 """
 
+import numpy as np
 from numba import njit
 
+from kernels.fan_ids import Fan
 from kernels.tiles import N_KINDS, PIN_START, SOU_START
 from sim.actions import (
     ADDED_KONG,
@@ -35,6 +38,7 @@ from sim.actions import (
 from sim.player_text import parse_player_text
 from sim.random_streams import random_below
 from sim.xuezhan.table import (
+    COMBINE_MULTIPLY,
     DECLARED,
     DECLARED_VOID,
     EXCHANGED,
@@ -78,6 +82,9 @@ SLOTS = {"claim": CLAIM, "declare": DECLARE, "speed": SPEED, "threat_wall": THRE
 ERREN_KEYS = {"ready": "declare", "double_below": None, "double_wall": None, "threat_melds": None}
 BIG = 255
 DECLARER_WAIT_DANGER = 100.0
+# value: a doubling of the win is worth this much of its measure, as much as one shanten step at the default
+# speed (4): a target that quadruples the win (002's and 003's 清一色) is worth two steps of speed.
+DOUBLING_WORTH = 4.0
 
 
 def parse_player(text: str, lenient: bool = False):
@@ -113,9 +120,19 @@ def _discard_order(kind):
 
 
 @njit(cache=True, _nrt=False)
-def _potential(seat, hand, n_melds, state, held):
-    """What the hand is heading for in this family, in rough fans: 清一色 by the share of its larger suit,
-    seven pairs by pairs held (no melds), pungs by the pungs and pairs it has."""
+def doublings(fan, rules):
+    """How many times the ruleset doubles a win for `fan`: log2 of its multiplier where values multiply
+    (002), its value where they are powers of two (003); 0 for a fan the ruleset does not score."""
+    value = float(rules.fan_values[fan])
+    if rules.settings[COMBINE_MULTIPLY] != 0:
+        return np.log2(value) if value > 1.0 else 0.0
+    return value
+
+
+@njit(cache=True, _nrt=False)
+def _potential(seat, hand, n_melds, state, rules, held):
+    """What the hand is heading for, in ``DOUBLING_WORTH`` per doubling the ruleset gives it: 清一色 by the
+    share of its larger suit, seven pairs by pairs held (no melds), all pungs by the pungs and pairs it has."""
     melds = state.melds
     for kind in range(N_KINDS):
         held[kind] = hand[kind]
@@ -132,10 +149,13 @@ def _potential(seat, hand, n_melds, state, held):
         if held[kind] >= 3:
             pungs += 1
     minority = min(pin, sou)
-    potential = max(0.0, 8.0 - 2.0 * minority)
+    # each tile of the smaller suit costs a quarter of 清一色; seven pairs builds from the fourth pair; pungs
+    # count 1.5 eighths of 碰碰胡 each, and pairs an eighth once two pungs are there
+    potential = DOUBLING_WORTH * doublings(Fan.FULL_FLUSH, rules) * max(0.0, 1.0 - minority / 4.0)
     if n_melds == 0 and pairs >= 4:
-        potential += 2.0 * (pairs - 3)
-    potential += 1.5 * pungs + (1.0 * pairs if pungs >= 2 else 0.0)
+        potential += DOUBLING_WORTH * doublings(Fan.SEVEN_PAIRS, rules) * (pairs - 3) / 4.0
+    pung_share = 1.5 * pungs + (1.0 * pairs if pungs >= 2 else 0.0)
+    potential += DOUBLING_WORTH * doublings(Fan.ALL_PUNGS, rules) * pung_share / 8.0
     return potential
 
 
@@ -207,7 +227,7 @@ def _choose_discard_among(kind, parameters, seat, first, last, state, rules, wor
         score = float(accepted)
         if kind == VALUE:
             score = (
-                _potential(seat, hand, n_melds, state, work.held) - parameters[SPEED] * after[tile] + 0.1 * accepted
+                _potential(seat, hand, n_melds, state, rules, work.held) - parameters[SPEED] * after[tile] + 0.1 * accepted
             )
         hand[tile] += 1
         if score > best_score or (score == best_score and _discard_order(tile) < _discard_order(best_kind)):
@@ -450,10 +470,10 @@ def claim_action(kind, parameters, seat, tile, win_allowed, may_claim, state, ru
         hand[tile] -= 2
         after = _discard_shanten(hand, n_melds + 1, suit, work.shanten_after_discard)
         take = after <= now
-        if kind == VALUE and take:
+        if kind == VALUE and take and doublings(Fan.FULL_FLUSH, rules) > 0:
             # The value player pongs only tiles of the suit it keeps (a pong of the other suit spoils 清一色).
             held = work.held
-            _potential(seat, hand, n_melds, state, held)
+            _potential(seat, hand, n_melds, state, rules, held)
             pin, sou = 0, 0
             for other in range(FIRST_KIND, LAST_KIND + 1):
                 if other < SOU_START:
