@@ -45,7 +45,7 @@ from analysis.tables import write_table, write_text_atomically
 from kernels.compile_cache import source_key
 from sim import event_logs, run_directory, win_chances
 from sim.families import family_of, rooms_path
-from sim.player_text import split_players
+from sim.player_text import players_label, split_players
 from sim.input_limits import LARGEST_TOML_FILE, read_json
 from sim.ruleset import XUEZHAN_SEAT_COUNTS, RulesetError, load_ruleset, parse_ruleset_text
 from sim.run_directory import RECORDS, RUN_FILE, RunError, json_excerpt, whole_number_problem
@@ -290,6 +290,7 @@ class RunResult:
     calibration: pd.DataFrame | None = None  # where players reported chances of winning (analysis.calibration)
     faults: dict | None = None  # seat -> deals in which its player faulted (analysis.player_faults)
     players: tuple = ()  # the canonical player texts, one per seat
+    ruleset: str = ""  # the ruleset's id
 
     @property
     def beans(self) -> pd.DataFrame:
@@ -651,7 +652,12 @@ def summarise(directory: Path, config: RunConfig, ruleset, played: int = 0, seco
         calibration = calibration_table(chances, records, family.money.seat_wins(records), config.players)
         write_table(calibration, directory / "calibration.parquet", metadata)
     return RunResult(directory, records, fan_table, outcomes, played, seconds, money, calibration, fault_counts(records),
-                     tuple(config.players))
+                     tuple(config.players), ruleset.id)
+
+
+def run_title(result: RunResult) -> str:
+    """What a run is, in a line's opening: `erren, greedy v greedy`."""
+    return ", ".join(part for part in (result.ruleset, players_label(result.players)) if part)
 
 
 def format_summary(result: RunResult, top: int = 10) -> str:
@@ -661,15 +667,20 @@ def format_summary(result: RunResult, top: int = 10) -> str:
     if "mean_fan_total" in outcomes:  # one winner at most per deal
         line = (f"wins {outcomes['win_share']:.2%}, draws {outcomes['draw_share']:.2%}, self-drawn "
                 f"{outcomes['self_drawn_share_of_wins']:.2%} of wins, mean fan total {outcomes['mean_fan_total']:.2f}")
-        if "mean_points" in outcomes:  # wins priced in points (erren-challenge)
-            line += (f", mean points {outcomes['mean_points']:,.0f} (median {outcomes['points_q50']:,.0f}, "
+        if "mean_points" in outcomes:  # wins priced in points (erren-challenge): what a win is paid is its points
+            line += (f", paid per win {outcomes['mean_paid_per_win']:,.0f} points (median {outcomes['points_q50']:,.0f}, "
                      f"役满 in {outcomes['limit_share_of_wins']:.2%} of wins)")
+        elif "mean_paid_per_win" in outcomes:  # tables written before the row have no paid per win
+            line += f", paid per win {outcomes['mean_paid_per_win']:.2f} (fans + flowers, doubled)"
     else:  # 血战: several winners a deal
         line = (f"wins {outcomes['wins_per_deal']:.2f} a deal, wall run out with two or more players in (查叫) "
                 f"{outcomes['draw_share']:.2%}, self-drawn {outcomes['self_drawn_share_of_wins']:.2%} of wins, "
                 f"mean win value {outcomes['mean_win_value']:.2f} units")
+        if "mean_paid_per_win" in outcomes:
+            line += f", paid per win {outcomes['mean_paid_per_win']:.2f} units (by all its payers)"
     lines = [
-        f"{deals:,} deals in {result.directory} ({result.played:,} played now in {result.seconds:.1f} s{rate})",
+        f"{deals:,} deals of {run_title(result)} in {result.directory} ({result.played:,} played now in "
+        f"{result.seconds:.1f} s{rate})",
         line,
         "top fans (share of wins):",
     ]
@@ -695,7 +706,8 @@ def format_tables(result: RunResult) -> str:
         with pd.option_context("display.width", 200, "display.max_columns", 30, "display.max_rows", 200):
             return table.to_string(index=False, float_format=lambda value: f"{value:{digits}}")
 
-    parts = ["outcomes\n" + show(result.outcomes), "fans\n" + show(result.fan_table.drop(columns=["fan"]))]
+    header = f"{run_title(result)}: {len(result.records):,} deals in {result.directory}"
+    parts = [header, "outcomes\n" + show(result.outcomes), "fans\n" + show(result.fan_table.drop(columns=["fan"]))]
     for name, table in result.money.items():
         shown = table.drop(columns=["house_share_of_moved"]) if name == "beans" else table
         parts.append(MONEY_TITLES[name] + "\n" + show(shown, ".1f" if name == "beans" else ".4g"))
