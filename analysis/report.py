@@ -26,6 +26,7 @@ from analysis.player_faults import COLUMN_PREFIX as FAULT_PREFIX
 from analysis.player_faults import fault_counts, format_faults
 from analysis.svg_charts import escape
 from analysis.tables import read_metadata, require_regular_file, write_text_atomically
+from sim.player_text import players_label
 
 REPORT_FILE = "report.html"
 TOP_FANS = 25
@@ -109,6 +110,8 @@ def write_report(directory: Path) -> Path:
     if "calibration" in frames:
         sections.append(section(("calibration",), _calibration_section, frames["calibration"]))
     title = f"mjsim run {directory.resolve().name}"
+    if isinstance(config.get("players"), list) and config["players"]:
+        title += f": {_ruleset_id(config, ruleset)}, {players_label(config['players'])}"
     return write_text_atomically(directory / REPORT_FILE, _page(title, sections))
 
 
@@ -232,6 +235,10 @@ def _currency(ruleset, tables: dict) -> str:
     return "money" if "money" in tables else "beans"
 
 
+def _ruleset_id(config: dict, ruleset) -> str:
+    return ruleset.id if ruleset is not None else Path(str(config.get("ruleset", "unknown"))).stem
+
+
 def _ruleset_text(config: dict, ruleset) -> str:
     if ruleset is None:
         return str(config.get("ruleset", "unknown"))
@@ -284,6 +291,8 @@ def _facts(pairs: list[tuple[str, str]]) -> str:
 
 def _header(directory: Path, config: dict, ruleset, tables: dict) -> str:
     facts = [("ruleset", _ruleset_text(config, ruleset))]
+    if isinstance(config.get("players"), list) and config["players"]:
+        facts.append(("players", players_label(config["players"])))
     facts += [(f"seat {seat}", str(player)) for seat, player in enumerate(config.get("players", []))]
     facts += [(name.replace("_", " "), _number(config[name])) for name in ("deals", "seed", "shard_size", "session_length") if name in config]
     facts.append(("source hash", str(config.get("source_hash", "not recorded"))))
@@ -310,13 +319,30 @@ def _outcomes_section(outcomes: pd.DataFrame, wins: pd.DataFrame | None) -> str:
     rows = [[row.statistic.replace("_", " "), shown(row.statistic, row.value),
              "" if pd.isna(row.low) else f"[{shown(row.statistic, row.low)}, {shown(row.statistic, row.high)}]"]
             for row in outcomes.itertuples()]
-    body = _table(["statistic", "value", "95% interval"], rows)
+    body = _paid_per_win_note(outcomes.set_index("statistic")["value"]) + _table(["statistic", "value", "95% interval"], rows)
     if wins is not None:
         body += "<p class=\"note\">Wins by type (money per win in units of the stake; value: the win's raw value):</p>\n" + _table(
             ["win type", "wins", "mean money", "median", "90%", "mean value", "mean payers"],
             [[row.win_type.replace("_", " "), _number(row.count), _number(row.mean), _number(row.q50), _number(row.q90),
               _number(row.mean_value), _number(row.mean_payers)] for row in wins.itertuples()])
     return _section("outcomes", "Outcomes", body)
+
+
+def _paid_per_win_note(outcomes: pd.Series) -> str:
+    """The value of a win beside what it is paid, in a sentence (tables written before `mean_paid_per_win`: none)."""
+    if "mean_paid_per_win" not in outcomes:
+        return ""
+    paid = _number(outcomes["mean_paid_per_win"])
+    if "mean_fan_total" not in outcomes:  # 血战
+        text = (f"Mean win value {_number(outcomes['mean_win_value'])} units; paid per win {paid} units: what all the "
+                "win's payers paid for it (the value capped per payer, times the payers).")
+    elif "mean_points" in outcomes:
+        text = (f"Mean fan total {_number(outcomes['mean_fan_total'])}; paid per win {paid} points: a win is priced in "
+                "points, not in fans.")
+    else:
+        text = (f"Mean fan total {_number(outcomes['mean_fan_total'])} (flowers aside, before doubling); paid per win "
+                f"{paid} per stake: the loser pays (fans + the winner's flowers) × 2^doubles.")
+    return f'<p class="note">{escape(text)}</p>\n'
 
 
 def _fans_section(fans: pd.DataFrame) -> str:
