@@ -50,7 +50,7 @@ from sim.input_limits import LARGEST_TOML_FILE, read_json
 from sim.ruleset import XUEZHAN_SEAT_COUNTS, RulesetError, load_ruleset, parse_ruleset_text
 from sim.run_directory import RECORDS, RUN_FILE, RunError, json_excerpt, whole_number_problem
 from sim.size_limits import LARGEST_DEALS, LARGEST_SEED, LARGEST_SESSION, LARGEST_SHARD, MAX_SHARDS, check_memory
-from sim.terminal_text import display_width
+from sim.terminal_text import pad
 from sim.player_host import HostedSeat
 from sim.user_players import PythonSeat, builtin_numba_seat, is_user_player, user_player_label
 from sim.waiting_limits import seconds_from_environment
@@ -679,13 +679,13 @@ def format_summary(result: RunResult, top: int = 10) -> str:
         if "mean_paid_per_win" in outcomes:
             line += f", paid per win {outcomes['mean_paid_per_win']:.2f} units (by all its payers)"
     lines = [
-        f"{deals:,} deals of {run_title(result)} in {result.directory} ({result.played:,} played now in "
-        f"{result.seconds:.1f} s{rate})",
+        (f"{deals:,} deals of {run_title(result)} in {result.directory} ({result.played:,} played now in "
+         f"{result.seconds:.1f} s{rate})"),
         line,
         "top fans (share of wins):",
     ]
     for row in result.fan_table.sort_values("per_win", ascending=False).head(top).itertuples():
-        lines.append(f"  {_pad(row.name, 10)}{row.value:>3}  {row.per_win:7.2%}  [{row.per_win_low:.2%}, {row.per_win_high:.2%}]")
+        lines.append(f"  {pad(row.name, 10)}{row.value:>3}  {row.per_win:7.2%}  [{row.per_win_low:.2%}, {row.per_win_high:.2%}]")
     text = "\n".join(lines) + "\n" + format_faults(result.faults or {}, result.players, deals)
     if result.calibration is not None:
         text += format_calibration(result.calibration)
@@ -714,7 +714,7 @@ def format_tables(result: RunResult) -> str:
         if name == "beans":
             house = table.drop_duplicates("room")[["room", "house_per_deal", "house_share_of_moved"]]
             parts.append("house take (台费)\n" + "\n".join(
-                f"  {_pad(row.room, 8)}{row.house_per_deal:>8.0f} beans a deal, {row.house_share_of_moved:.2%} of all beans moved"
+                f"  {pad(row.room, 8)}{row.house_per_deal:>8.0f} beans a deal, {row.house_share_of_moved:.2%} of all beans moved"
                 for row in house.itertuples()))
     if result.calibration is not None:
         parts.append(format_calibration(result.calibration).rstrip("\n"))
@@ -722,8 +722,3 @@ def format_tables(result: RunResult) -> str:
     if faults:
         parts.append(faults.rstrip("\n"))
     return "\n\n".join(parts) + "\n"
-
-
-def _pad(text: str, width: int) -> str:
-    """Left-justify counting a Chinese character as two columns, as a terminal shows it."""
-    return text + " " * max(width - display_width(text), 1)
