@@ -56,8 +56,9 @@ class ReportError(ValueError):
     """A run directory or table whose page cannot be written: it is not what mjsim wrote, or not whole."""
 
 
-def write_report(directory: Path) -> Path:
-    """Write ``directory/report.html``, the page of the run in `directory` (module text), and return its path."""
+def write_report(directory: Path, comparison=None) -> Path:
+    """Write ``directory/report.html``, the page of the run in `directory` (module text), and return its path;
+    with `comparison` (``analysis.compare.Comparison`` of another run with this one), a Comparison section too."""
     from sim.runner import read_run_file
 
     directory = Path(directory)
@@ -109,6 +110,8 @@ def write_report(directory: Path) -> Path:
         sections.append(section(("economics_by_player",), _players_section, frames["economics_by_player"], currency))
     if "calibration" in frames:
         sections.append(section(("calibration",), _calibration_section, frames["calibration"]))
+    if comparison is not None:
+        sections.append(_comparison_section(comparison))
     title = f"mjsim run {directory.resolve().name}"
     if isinstance(config.get("players"), list) and config["players"]:
         title += f": {_ruleset_id(config, ruleset)}, {players_label(config['players'])}"
@@ -619,3 +622,36 @@ def _calibration_section(frame: pd.DataFrame) -> str:
              "yes" if row.within else "no"] for row in frame.itertuples()]
     body = _figure(chart, caption) + _table(["player", "bucket", "reports", "mean report", "won", "gap", "gap holds 0"], rows)
     return _section("calibration", "Calibration of reported chances", body)
+
+
+def _comparison_section(comparison) -> str:
+    """Another run set beside this one (``mjsim report RUN --compare OTHER``): both runs and how they are
+    paired, the differences of the fans' shares of wins as a chart, and every row as a table."""
+    from analysis import compare
+
+    rows, hidden = compare.shown_rows(comparison.rows)
+    facts = [("A (this run)", comparison.a.title), ("B", comparison.b.title), ("pairing", comparison.pairing.text()),
+             ("rows", (f"B - A with {compare.CONFIDENCE:.0%} intervals; counts: the events behind each figure; ! marks "
+                       f"fewer than {compare.FEWEST} on a side, too few to tell; money in "
+                       f"{compare.money_unit(comparison.currency)}"))]
+    body = _facts(facts)
+    fans = rows[rows["group"] == "fans"]
+    fans = fans.loc[fans[["a", "b"]].max(axis=1).sort_values(ascending=False).index].head(TOP_FANS)
+    if not fans.empty:
+        texts = [compare.figure_texts(row)[2] for row in fans.itertuples()]
+        tips = [f"{row.label}: A {share(row.a)} ({row.count_a:,} wins), B {share(row.b)} ({row.count_b:,} wins), B - A "
+                f"{compare.figure_texts(row)[2]} {compare.figure_texts(row)[3]}" + (", too few to tell" if row.too_few else "")
+                for row in fans.itertuples()]
+        chart = charts.bar_chart(list(fans["label"]), fans["difference"], fans["low"], fans["high"], value_texts=texts,
+                                 tooltips=tips, axis_label="B - A, share of wins scoring the fan", percent=True)
+        body += _figure(chart, f"The difference in each fan's share of wins, B less A, for the {len(fans)} most frequent "
+                               f"fans; whiskers: {compare.CONFIDENCE:.0%} interval ({comparison.pairing.text()}).")
+    table_rows = []
+    for row in rows.itertuples():
+        a, b, difference, interval = compare.figure_texts(row)
+        table_rows.append([f"{row.group}: {row.label}", a, b, difference, interval, _number(row.count_a), _number(row.count_b),
+                           "!" if row.too_few else ""])
+    body += _table(["statistic", "A", "B", "B - A", f"{compare.CONFIDENCE:.0%} interval", "count A", "count B", ""], table_rows)
+    if hidden:
+        body += f'<p class="note">{hidden} fans scored in neither run are left out (mjsim compare --json has every fan).</p>\n'
+    return _section("comparison", "Comparison", body)
