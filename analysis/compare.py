@@ -482,20 +482,28 @@ def number_text(value: float, decimals: int, signed: bool = False) -> str:
     return "—" if not math.isfinite(value) else f"{value:{'+' if signed else ''},.{decimals}f}"
 
 
-def decimals_for(*values: float) -> int:
-    """Decimals for a row's figures, from the larger of A and B: 0 from 10,000, 1 from 100, 2 from 1, else 3."""
+def decimals_for(values) -> int:
+    """Decimals for figures of the size of the largest of `values`: 0 from 10,000, 1 from 100, 2 from 1, else 3."""
     largest = max([abs(value) for value in values if math.isfinite(value)], default=0.0)
     return 0 if largest >= 10_000 else 1 if largest >= 100 else 2 if largest >= 1 else 3
 
 
-def figure_texts(row) -> tuple[str, str, str, str]:
-    """A, B, B - A and the interval of a row as text: shares in percent; other figures with the decimals
-    their size asks, and the difference with one more (it is often much smaller than either side)."""
+def group_decimals(rows: pd.DataFrame) -> dict:
+    """Decimals per group of rows, so that a block's figures line up: from the largest A or B of its rows
+    that are not shares."""
+    counted = rows[~rows["kind"].isin(SHARE_KINDS)]
+    return {group: decimals_for([*members["a"], *members["b"]]) for group, members in counted.groupby("group", sort=False)}
+
+
+def figure_texts(row, places: int | None = None) -> tuple[str, str, str, str]:
+    """A, B, B - A and the interval of a row as text: shares in percent; other figures with `places` decimals
+    (default: as the row's own size asks), the difference with one more (it is often much smaller than either
+    side)."""
     if row.kind in SHARE_KINDS:
         figures = [share_text(row.a), share_text(row.b)]
         difference, low, high = (share_text(value, signed=True) for value in (row.difference, row.low, row.high))
     else:
-        places = decimals_for(row.a, row.b)
+        places = decimals_for([row.a, row.b]) if places is None else places
         figures = [number_text(row.a, places), number_text(row.b, places)]
         difference, low, high = (number_text(value, min(places + 1, 3), signed=True)
                                  for value in (row.difference, row.low, row.high))
@@ -523,12 +531,13 @@ def format_comparison(comparison: Comparison) -> str:
               f"in {money_unit(comparison.currency)}); counts: the events behind each figure; ! = fewer than {FEWEST} on a "
               "side, too few to tell.")]
     width = max(display_width(label) for label in rows["label"]) + 4
+    decimals = group_decimals(rows)
     for group, members in rows.groupby("group", sort=False):
         heading = group + (" (share of wins; value A → B where it changed)" if group == "fans" else "")
         lines.append("")
         lines.append(f"{pad(heading, width)}{'A':>10} {'B':>10} {'B - A':>10}  {'95% interval':<24}{'count A':>9} {'count B':>9}")
         for row in members.itertuples():
-            a, b, difference, interval = figure_texts(row)
+            a, b, difference, interval = figure_texts(row, decimals.get(group))
             lines.append(f"  {pad(row.label, width - 2)}{a:>10} {b:>10} {difference:>10}  {interval:<24}{row.count_a:>9,} "
                          f"{row.count_b:>9,}{'  !' if row.too_few else ''}")
     if hidden:

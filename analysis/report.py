@@ -647,8 +647,9 @@ def _comparison_section(comparison) -> str:
         body += _figure(chart, f"The difference in each fan's share of wins, B less A, for the {len(fans)} most frequent "
                                f"fans; whiskers: {compare.CONFIDENCE:.0%} interval ({comparison.pairing.text()}).")
     table_rows = []
+    decimals = compare.group_decimals(rows)
     for row in rows.itertuples():
-        a, b, difference, interval = compare.figure_texts(row)
+        a, b, difference, interval = compare.figure_texts(row, decimals.get(row.group))
         table_rows.append([f"{row.group}: {row.label}", a, b, difference, interval, _number(row.count_a), _number(row.count_b),
                            "!" if row.too_few else ""])
     body += _table(["statistic", "A", "B", "B - A", f"{compare.CONFIDENCE:.0%} interval", "count A", "count B", ""], table_rows)
