@@ -37,8 +37,8 @@ def _variant(source: str, replacements: dict, path: Path) -> Path:
 @pytest.fixture(scope="session")
 def runs(tmp_path_factory):
     """Small runs: erren greedy v greedy under its own rules and with 清一色 worth 32 (flowers unchanged), the
-    same at another seed and under erren-classic (other walls), ev v greedy under both erren rulesets, and
-    liangmen-xuezhan at four greedy seats with its cap at 32 and at 64."""
+    same at another seed and under erren-classic (other walls), ev v greedy under both erren rulesets (and in
+    sessions of 50 deals), and liangmen-xuezhan at four greedy seats with its cap at 32 and at 64."""
     root = tmp_path_factory.mktemp("compare")
     flush = _variant("erren.toml", {'id = "erren"': 'id = "erren-flush32"',
                                     'name = "清一色"\nvalue = 24': 'name = "清一色"\nvalue = 32'}, root / "erren-flush32.toml")
@@ -53,6 +53,8 @@ def runs(tmp_path_factory):
         "classic": RunConfig("erren-classic", greedy, 500, 1),
         "ev": RunConfig("erren", ("ev", "greedy"), 300, 1),
         "ev_flush32": RunConfig(str(flush), ("ev", "greedy"), 300, 1),
+        "ev_sessions": RunConfig("erren", ("ev", "greedy"), 300, 1, shard_size=300, session_length=50),
+        "ev_flush32_sessions": RunConfig(str(flush), ("ev", "greedy"), 300, 1, shard_size=300, session_length=50),
         "xuezhan": RunConfig("liangmen-xuezhan", four, 500, 1),
         "cap64": RunConfig(str(cap), four, 500, 1),
     }
@@ -222,6 +224,18 @@ def test_reported_chances_of_winning_are_compared_per_reporting_seat(runs):
 def test_runs_that_do_not_deal_the_same_walls_are_refused_with_the_reason(runs, mjsim, other, reason):
     code, out, err = mjsim("compare", str(runs["erren"].directory), str(runs[other].directory))
     assert code == 2 and out == "" and err.count("\n") == 1 and err.startswith("error: ") and reason in err
+
+
+def test_runs_in_sessions_whose_dealers_part_ways_are_refused_at_the_first_deal_they_differ(runs):
+    # ev plays for the money: with 清一色 dearer some deal ends otherwise, and its session's next dealer with it
+    first, second = _side(runs, "ev_sessions"), _side(runs, "ev_flush32_sessions")
+    dealers = first.records["dealer"].to_numpy(), second.records["dealer"].to_numpy()
+    differing = np.flatnonzero(dealers[0] != dealers[1])
+    assert differing.size and differing[0] % 50 != 0  # within a session, not at its start
+    with pytest.raises(compare.CompareError, match=f"the deals start differently \\(dealer of deal {differing[0]}:.*"
+                                                   "with sessions the dealer follows the previous deal's result"):
+        compare.compare(first, second)
+    assert not compare.compare(first, second, unpaired=True).pairing.paired
 
 
 def test_unpaired_compares_independent_samples_and_says_so_everywhere(runs, mjsim, tmp_path):
