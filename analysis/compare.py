@@ -84,7 +84,7 @@ class Pairing:
                     "every deal); intervals from the per-deal differences")
         else:
             line = (f"unpaired: {self.deals_a:,} deals of A and {self.deals_b:,} of B as independent samples "
-                    f"({self.reason or 'as asked'}); Welch intervals")
+                    f"({self.reason or 'they could be paired: unpaired as asked'}); Welch intervals")
         return "; ".join([line, *self.notes])
 
 
