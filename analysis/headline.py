@@ -58,7 +58,9 @@ def build(results: Path, deals: int, league_walls: int, seed: int, progress=None
         sections.append(
             f"## Fan frequencies: `{ruleset_id}`, greedy v greedy, {deals:,} deals (seed {seed})\n\n"
             f"Wins {outcomes['win_share']:.2%} of deals (self-drawn {outcomes['self_drawn_share_of_wins']:.2%} of wins), "
-            f"draws {outcomes['draw_share']:.2%}; mean fan total of a win {outcomes['mean_fan_total']:.2f}.{points} Fans "
+            f"draws {outcomes['draw_share']:.2%}; mean fan total of a win {outcomes['mean_fan_total']:.2f}, paid per win "
+            f"{outcomes['mean_paid_per_win']:,.2f} ({'points' if 'mean_points' in outcomes else 'fans + flowers, doubled'})."
+            f"{points} Fans "
             "scored at least once, by value; shares with 95% Wilson intervals.\n\n"
             + _markdown(table, PERCENT)
         )
@@ -112,7 +114,8 @@ def _xuezhan_section(ruleset_id: str, seats: int, deals: int, seed: int, result)
         f"{outcomes['wins_per_deal']:.2f} wins a deal (self-drawn {outcomes['self_drawn_share_of_wins']:.2%} of wins, "
         f"several winners on one discard in {outcomes['multiple_winners_on_one_discard_share']:.2%} of deals), "
         f"wall run out with two or more players in (查叫) in {outcomes['draw_share']:.2%} of deals; mean value of a win "
-        f"{outcomes['mean_win_value']:.2f} units.\n\n"
+        f"{outcomes['mean_win_value']:.2f} units, paid per win {outcomes['mean_paid_per_win']:.2f} units (by all its "
+        "payers).\n\n"
         "Fans scored at least once, by value; per deal = share of deals where some win scored it; per win with "
         "95% Wilson intervals.\n\n"
         + _markdown(fans, PERCENT)

@@ -26,6 +26,7 @@ from analysis.player_faults import COLUMN_PREFIX as FAULT_PREFIX
 from analysis.player_faults import fault_counts, format_faults
 from analysis.svg_charts import escape
 from analysis.tables import read_metadata, require_regular_file, write_text_atomically
+from sim.player_text import players_label
 
 REPORT_FILE = "report.html"
 TOP_FANS = 25
@@ -55,8 +56,9 @@ class ReportError(ValueError):
     """A run directory or table whose page cannot be written: it is not what mjsim wrote, or not whole."""
 
 
-def write_report(directory: Path) -> Path:
-    """Write ``directory/report.html``, the page of the run in `directory` (module text), and return its path."""
+def write_report(directory: Path, comparison=None) -> Path:
+    """Write ``directory/report.html``, the page of the run in `directory` (module text), and return its path;
+    with `comparison` (``analysis.compare.Comparison`` of another run with this one), a Comparison section too."""
     from sim.runner import read_run_file
 
     directory = Path(directory)
@@ -108,7 +110,11 @@ def write_report(directory: Path) -> Path:
         sections.append(section(("economics_by_player",), _players_section, frames["economics_by_player"], currency))
     if "calibration" in frames:
         sections.append(section(("calibration",), _calibration_section, frames["calibration"]))
+    if comparison is not None:
+        sections.append(_comparison_section(comparison))
     title = f"mjsim run {directory.resolve().name}"
+    if isinstance(config.get("players"), list) and config["players"]:
+        title += f": {_ruleset_id(config, ruleset)}, {players_label(config['players'])}"
     return write_text_atomically(directory / REPORT_FILE, _page(title, sections))
 
 
@@ -232,6 +238,10 @@ def _currency(ruleset, tables: dict) -> str:
     return "money" if "money" in tables else "beans"
 
 
+def _ruleset_id(config: dict, ruleset) -> str:
+    return ruleset.id if ruleset is not None else Path(str(config.get("ruleset", "unknown"))).stem
+
+
 def _ruleset_text(config: dict, ruleset) -> str:
     if ruleset is None:
         return str(config.get("ruleset", "unknown"))
@@ -284,6 +294,8 @@ def _facts(pairs: list[tuple[str, str]]) -> str:
 
 def _header(directory: Path, config: dict, ruleset, tables: dict) -> str:
     facts = [("ruleset", _ruleset_text(config, ruleset))]
+    if isinstance(config.get("players"), list) and config["players"]:
+        facts.append(("players", players_label(config["players"])))
     facts += [(f"seat {seat}", str(player)) for seat, player in enumerate(config.get("players", []))]
     facts += [(name.replace("_", " "), _number(config[name])) for name in ("deals", "seed", "shard_size", "session_length") if name in config]
     facts.append(("source hash", str(config.get("source_hash", "not recorded"))))
@@ -310,13 +322,30 @@ def _outcomes_section(outcomes: pd.DataFrame, wins: pd.DataFrame | None) -> str:
     rows = [[row.statistic.replace("_", " "), shown(row.statistic, row.value),
              "" if pd.isna(row.low) else f"[{shown(row.statistic, row.low)}, {shown(row.statistic, row.high)}]"]
             for row in outcomes.itertuples()]
-    body = _table(["statistic", "value", "95% interval"], rows)
+    body = _paid_per_win_note(outcomes.set_index("statistic")["value"]) + _table(["statistic", "value", "95% interval"], rows)
     if wins is not None:
         body += "<p class=\"note\">Wins by type (money per win in units of the stake; value: the win's raw value):</p>\n" + _table(
             ["win type", "wins", "mean money", "median", "90%", "mean value", "mean payers"],
             [[row.win_type.replace("_", " "), _number(row.count), _number(row.mean), _number(row.q50), _number(row.q90),
               _number(row.mean_value), _number(row.mean_payers)] for row in wins.itertuples()])
     return _section("outcomes", "Outcomes", body)
+
+
+def _paid_per_win_note(outcomes: pd.Series) -> str:
+    """The value of a win beside what it is paid, in a sentence (tables written before `mean_paid_per_win`: none)."""
+    if "mean_paid_per_win" not in outcomes:
+        return ""
+    paid = _number(outcomes["mean_paid_per_win"])
+    if "mean_fan_total" not in outcomes:  # 血战
+        text = (f"Mean win value {_number(outcomes['mean_win_value'])} units; paid per win {paid} units: what all the "
+                "win's payers paid for it (the value capped per payer, times the payers).")
+    elif "mean_points" in outcomes:
+        text = (f"Mean fan total {_number(outcomes['mean_fan_total'])}; paid per win {paid} points: a win is priced in "
+                "points, not in fans.")
+    else:
+        text = (f"Mean fan total {_number(outcomes['mean_fan_total'])} (flowers aside, before doubling); paid per win "
+                f"{paid} per stake: the loser pays (fans + the winner's flowers) × 2^doubles.")
+    return f'<p class="note">{escape(text)}</p>\n'
 
 
 def _fans_section(fans: pd.DataFrame) -> str:
@@ -593,3 +622,37 @@ def _calibration_section(frame: pd.DataFrame) -> str:
              "yes" if row.within else "no"] for row in frame.itertuples()]
     body = _figure(chart, caption) + _table(["player", "bucket", "reports", "mean report", "won", "gap", "gap holds 0"], rows)
     return _section("calibration", "Calibration of reported chances", body)
+
+
+def _comparison_section(comparison) -> str:
+    """Another run set beside this one (``mjsim report RUN --compare OTHER``): both runs and how they are
+    paired, the differences of the fans' shares of wins as a chart, and every row as a table."""
+    from analysis import compare
+
+    rows, hidden = compare.shown_rows(comparison.rows)
+    facts = [("A (this run)", comparison.a.title), ("B", comparison.b.title), ("pairing", comparison.pairing.text()),
+             ("rows", (f"B - A with {compare.CONFIDENCE:.0%} intervals; counts: the events behind each figure; ! marks "
+                       f"fewer than {compare.FEWEST} on a side, too few to tell; money in "
+                       f"{compare.money_unit(comparison.currency)}"))]
+    body = _facts(facts)
+    fans = rows[rows["group"] == "fans"]
+    fans = fans.loc[fans[["a", "b"]].max(axis=1).sort_values(ascending=False).index].head(TOP_FANS)
+    if not fans.empty:
+        texts = [compare.figure_texts(row)[2] for row in fans.itertuples()]
+        tips = [f"{row.label}: A {share(row.a)} ({row.count_a:,} wins), B {share(row.b)} ({row.count_b:,} wins), B - A "
+                f"{compare.figure_texts(row)[2]} {compare.figure_texts(row)[3]}" + (", too few to tell" if row.too_few else "")
+                for row in fans.itertuples()]
+        chart = charts.bar_chart(list(fans["label"]), fans["difference"], fans["low"], fans["high"], value_texts=texts,
+                                 tooltips=tips, axis_label="B - A, share of wins scoring the fan", percent=True)
+        body += _figure(chart, f"The difference in each fan's share of wins, B less A, for the {len(fans)} most frequent "
+                               f"fans; whiskers: {compare.CONFIDENCE:.0%} interval ({comparison.pairing.text()}).")
+    table_rows = []
+    decimals = compare.group_decimals(rows)
+    for row in rows.itertuples():
+        a, b, difference, interval = compare.figure_texts(row, decimals.get(row.group))
+        table_rows.append([f"{row.group}: {row.label}", a, b, difference, interval, _number(row.count_a), _number(row.count_b),
+                           "!" if row.too_few else ""])
+    body += _table(["statistic", "A", "B", "B - A", f"{compare.CONFIDENCE:.0%} interval", "count A", "count B", ""], table_rows)
+    if hidden:
+        body += f'<p class="note">{hidden} fans scored in neither run are left out (mjsim compare --json has every fan).</p>\n'
+    return _section("comparison", "Comparison", body)

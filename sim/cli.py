@@ -302,17 +302,32 @@ def run(
 @app.command(name="report")
 def report_command(
     path: Annotated[Path, typer.Argument(help="A run directory written by mjsim run, or a league table written by mjsim league --out.")],
+    compare_with: Annotated[Path | None, typer.Option("--compare", help="Another run directory: add a Comparison section, this run (A) against it (B), as mjsim compare A B.")] = None,
+    unpaired: Annotated[bool, typer.Option("--unpaired", help="With --compare: compare runs that do not deal the same walls as independent samples.")] = False,
+    rooms: Annotated[Path | None, typer.Option(help="With --compare: a rooms file for the comparison's money rows (default the family's).")] = None,
 ):
     """Write one self-contained HTML page of charts: RUN_DIR/report.html for a run, LEAGUE.html beside a league table."""
     from analysis.report import write_league_report, write_report
     from analysis.tables import read_metadata
     from sim.run_directory import RUN_FILE
 
+    if compare_with is None and (unpaired or rooms is not None):
+        raise UserError("--unpaired and --rooms go with --compare OTHER_RUN")
     if path.is_dir():
         if not (path / RUN_FILE).is_file():
             raise UserError(f"{path} holds no run ({RUN_FILE} is missing)")
-        typer.echo(f"wrote {write_report(path)}")
+        comparison = None
+        if compare_with is not None:
+            from analysis import compare as comparing
+
+            try:
+                comparison = comparing.compare(comparing.load_side(path), comparing.load_side(compare_with), unpaired, rooms)
+            except comparing.CompareError as error:
+                raise UserError(str(error)) from None
+        typer.echo(f"wrote {write_report(path, comparison)}")
         return
+    if compare_with is not None:
+        raise UserError(f"--compare sets one run beside another; {path} is not a run directory")
     if not path.exists():
         raise UserError(f"{path} does not exist")
     if not path.is_file():
@@ -336,6 +351,34 @@ def analyze(
 
     config, ruleset = runner.load_run(run_dir)
     typer.echo(runner.format_tables(runner.summarise(run_dir, config, ruleset, rooms=rooms)), nl=False)
+
+
+@app.command()
+def compare(
+    run_a: Annotated[Path, typer.Argument(help="A run directory written by mjsim run: A, the run compared with.")],
+    run_b: Annotated[Path, typer.Argument(help="Another run directory: B; the differences are B - A.")],
+    rooms: Annotated[Path | None, typer.Option(help="A rooms file for the money rows; default the family's (sim/erren/rooms.toml, sim/xuezhan/rooms.toml).")] = None,
+    unpaired: Annotated[bool, typer.Option("--unpaired", help="Compare runs that do not deal the same walls (other seeds, walls or sessions) as independent samples (Welch intervals).")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object (both runs' configurations, the pairing, the rows) instead of the table.")] = False,
+    out: Annotated[Path | None, typer.Option(help="Also write the rows here as Parquet, with both runs' configurations in its metadata.")] = None,
+):
+    """Two runs deal by deal: every fan's share of wins, wins, draws, ways of winning, the value of a win and what it
+    is paid, money per deal per room and seat, reported chances of winning; B - A with 95% intervals."""
+    from analysis import compare as comparing
+
+    try:
+        if out is not None:
+            comparing.check_output(out, run_a, run_b)
+        first = comparing.load_side(run_a)
+        second = comparing.load_side(run_b)
+        result = comparing.compare(first, second, unpaired=unpaired, rooms=rooms)
+    except comparing.CompareError as error:
+        raise UserError(str(error)) from None
+    if out is not None:
+        comparing.write(result, out)
+    typer.echo(comparing.as_json(result) if as_json else comparing.format_comparison(result), nl=as_json)
+    if out is not None and not as_json:
+        typer.echo(f"wrote {out}")
 
 
 @app.command()

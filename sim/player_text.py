@@ -52,3 +52,37 @@ def split_players(text: str) -> list[str]:
         else:
             players.append(part)
     return players
+
+
+def players_label(players) -> str:
+    """The players of a table in a line, seat by seat: `ev v greedy v greedy v greedy`. A heuristic is shown by
+    its name, its parameters left out; seats whose players share a name but not their parameters show the
+    parameters in which they differ (`value:speed=6 v value:speed=3`), so that no two different players read
+    alike. A user's player (a file, a module or an `exec:` program) is shown as written."""
+    texts = [str(text).strip() for text in players]
+    settings = [_settings(text) for text in texts]
+    names = [text.partition(":")[0].strip() if found is not None else text for text, found in zip(texts, settings)]
+    labels = []
+    for text, name, found in zip(texts, names, settings):
+        namesakes = {other for other, other_name in zip(texts, names) if other_name == name}
+        if found is None or len(namesakes) == 1:
+            labels.append(name)
+            continue
+        # the parameters whose values are not the same in every seat of this name
+        rivals = [_settings(other) or {} for other in namesakes]
+        differing = [key for key in found if any(rival.get(key) != found[key] for rival in rivals)]
+        labels.append(name + ":" + ",".join(f"{key}={found[key]}" for key in differing) if differing else text)
+    return " v ".join(labels)
+
+
+def _settings(text: str) -> dict | None:
+    """`name:key=value,...` as {key: value} (in order; {} for a bare name), or None where the text is not a
+    heuristic's (a user's player: a path or a module with a class, or `exec:`)."""
+    _, colon, rest = text.partition(":")
+    found = {}
+    for item in filter(None, (part.strip() for part in rest.split(","))):
+        key, equals, value = item.partition("=")
+        if not equals or not key.strip().isidentifier():
+            return None
+        found[key.strip()] = value.strip()
+    return found if colon or "." not in text else None

@@ -46,12 +46,12 @@ from kernels.compile_cache import source_key
 from sim import event_logs, run_directory, win_chances
 from sim.ev_calibration import lineup_note
 from sim.families import family_of, rooms_path
-from sim.player_text import split_players
+from sim.player_text import players_label, split_players
 from sim.input_limits import LARGEST_TOML_FILE, read_json
 from sim.ruleset import XUEZHAN_SEAT_COUNTS, RulesetError, load_ruleset, parse_ruleset_text
 from sim.run_directory import RECORDS, RUN_FILE, RunError, json_excerpt, whole_number_problem
 from sim.size_limits import LARGEST_DEALS, LARGEST_SEED, LARGEST_SESSION, LARGEST_SHARD, MAX_SHARDS, check_memory
-from sim.terminal_text import display_width
+from sim.terminal_text import pad
 from sim.player_host import HostedSeat
 from sim.user_players import PythonSeat, builtin_numba_seat, is_user_player, user_player_label
 from sim.waiting_limits import seconds_from_environment
@@ -291,6 +291,7 @@ class RunResult:
     calibration: pd.DataFrame | None = None  # where players reported chances of winning (analysis.calibration)
     faults: dict | None = None  # seat -> deals in which its player faulted (analysis.player_faults)
     players: tuple = ()  # the canonical player texts, one per seat
+    ruleset: str = ""  # the ruleset's id
     calibration_note: str | None = None  # ev seated in a lineup its curves were not fitted on (sim.ev_calibration)
 
     @property
@@ -653,7 +654,12 @@ def summarise(directory: Path, config: RunConfig, ruleset, played: int = 0, seco
         calibration = calibration_table(chances, records, family.money.seat_wins(records), config.players)
         write_table(calibration, directory / "calibration.parquet", metadata)
     return RunResult(directory, records, fan_table, outcomes, played, seconds, money, calibration, fault_counts(records),
-                     tuple(config.players), lineup_note(ruleset, tuple(config.players)))
+                     tuple(config.players), ruleset.id, lineup_note(ruleset, tuple(config.players)))
+
+
+def run_title(result: RunResult) -> str:
+    """What a run is, in a line's opening: `erren, greedy v greedy`."""
+    return ", ".join(part for part in (result.ruleset, players_label(result.players)) if part)
 
 
 def format_summary(result: RunResult, top: int = 10) -> str:
@@ -663,20 +669,25 @@ def format_summary(result: RunResult, top: int = 10) -> str:
     if "mean_fan_total" in outcomes:  # one winner at most per deal
         line = (f"wins {outcomes['win_share']:.2%}, draws {outcomes['draw_share']:.2%}, self-drawn "
                 f"{outcomes['self_drawn_share_of_wins']:.2%} of wins, mean fan total {outcomes['mean_fan_total']:.2f}")
-        if "mean_points" in outcomes:  # wins priced in points (erren-challenge)
-            line += (f", mean points {outcomes['mean_points']:,.0f} (median {outcomes['points_q50']:,.0f}, "
+        if "mean_points" in outcomes:  # wins priced in points (erren-challenge): what a win is paid is its points
+            line += (f", paid per win {outcomes['mean_paid_per_win']:,.0f} points (median {outcomes['points_q50']:,.0f}, "
                      f"役满 in {outcomes['limit_share_of_wins']:.2%} of wins)")
+        elif "mean_paid_per_win" in outcomes:  # tables written before the row have no paid per win
+            line += f", paid per win {outcomes['mean_paid_per_win']:.2f} (fans + flowers, doubled)"
     else:  # 血战: several winners a deal
         line = (f"wins {outcomes['wins_per_deal']:.2f} a deal, wall run out with two or more players in (查叫) "
                 f"{outcomes['draw_share']:.2%}, self-drawn {outcomes['self_drawn_share_of_wins']:.2%} of wins, "
                 f"mean win value {outcomes['mean_win_value']:.2f} units")
+        if "mean_paid_per_win" in outcomes:
+            line += f", paid per win {outcomes['mean_paid_per_win']:.2f} units (by all its payers)"
     lines = [
-        f"{deals:,} deals in {result.directory} ({result.played:,} played now in {result.seconds:.1f} s{rate})",
+        (f"{deals:,} deals of {run_title(result)} in {result.directory} ({result.played:,} played now in "
+         f"{result.seconds:.1f} s{rate})"),
         line,
         "top fans (share of wins):",
     ]
     for row in result.fan_table.sort_values("per_win", ascending=False).head(top).itertuples():
-        lines.append(f"  {_pad(row.name, 10)}{row.value:>3}  {row.per_win:7.2%}  [{row.per_win_low:.2%}, {row.per_win_high:.2%}]")
+        lines.append(f"  {pad(row.name, 10)}{row.value:>3}  {row.per_win:7.2%}  [{row.per_win_low:.2%}, {row.per_win_high:.2%}]")
     text = "\n".join(lines) + "\n" + format_faults(result.faults or {}, result.players, deals)
     if result.calibration is not None:
         text += format_calibration(result.calibration)
@@ -699,14 +710,15 @@ def format_tables(result: RunResult) -> str:
         with pd.option_context("display.width", 200, "display.max_columns", 30, "display.max_rows", 200):
             return table.to_string(index=False, float_format=lambda value: f"{value:{digits}}")
 
-    parts = ["outcomes\n" + show(result.outcomes), "fans\n" + show(result.fan_table.drop(columns=["fan"]))]
+    header = f"{run_title(result)}: {len(result.records):,} deals in {result.directory}"
+    parts = [header, "outcomes\n" + show(result.outcomes), "fans\n" + show(result.fan_table.drop(columns=["fan"]))]
     for name, table in result.money.items():
         shown = table.drop(columns=["house_share_of_moved"]) if name == "beans" else table
         parts.append(MONEY_TITLES[name] + "\n" + show(shown, ".1f" if name == "beans" else ".4g"))
         if name == "beans":
             house = table.drop_duplicates("room")[["room", "house_per_deal", "house_share_of_moved"]]
             parts.append("house take (台费)\n" + "\n".join(
-                f"  {_pad(row.room, 8)}{row.house_per_deal:>8.0f} beans a deal, {row.house_share_of_moved:.2%} of all beans moved"
+                f"  {pad(row.room, 8)}{row.house_per_deal:>8.0f} beans a deal, {row.house_share_of_moved:.2%} of all beans moved"
                 for row in house.itertuples()))
     if result.calibration is not None:
         parts.append(format_calibration(result.calibration).rstrip("\n"))
@@ -716,8 +728,3 @@ def format_tables(result: RunResult) -> str:
     if faults:
         parts.append(faults.rstrip("\n"))
     return "\n\n".join(parts) + "\n"
-
-
-def _pad(text: str, width: int) -> str:
-    """Left-justify counting a Chinese character as two columns, as a terminal shows it."""
-    return text + " " * max(width - display_width(text), 1)

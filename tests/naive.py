@@ -286,3 +286,36 @@ def largest_fee_by_scan(meets, highest):
         if meets(fee):
             found = float(fee)
     return found
+
+
+def ratio_difference(first, second, paired, z):
+    """analysis.compare.difference_interval by the textbook delta method (plain Python, not for numba): a
+    run's figure is R = mean(x) / mean(w) over its deals, `first` and `second` lists of (x, w), one per deal;
+    the variance of R_B - R_A is g' S g / n, g the gradient of R_B - R_A in the four means (dR/d mean(x) =
+    1 / mean(w), dR/d mean(w) = -mean(x) / mean(w)^2) and S the sample covariance matrix of the deals'
+    (x_A, w_A, x_B, w_B); unpaired, each run's g' S g / n on its own, added. Returns (R_A, R_B, R_B - R_A,
+    low, high) with the interval at z standard errors."""
+
+    def means(pairs):
+        return sum(x for x, _ in pairs) / len(pairs), sum(w for _, w in pairs) / len(pairs)
+
+    def covariance(rows, i, j):
+        mean_i = sum(row[i] for row in rows) / len(rows)
+        mean_j = sum(row[j] for row in rows) / len(rows)
+        return sum((row[i] - mean_i) * (row[j] - mean_j) for row in rows) / (len(rows) - 1)
+
+    def quadratic_form(gradient, rows):
+        return sum(gradient[i] * gradient[j] * covariance(rows, i, j) for i in range(len(gradient)) for j in range(len(gradient)))
+
+    (mean_xa, mean_wa), (mean_xb, mean_wb) = means(first), means(second)
+    ratio_a, ratio_b = mean_xa / mean_wa, mean_xb / mean_wb
+    gradient_a = [1 / mean_wa, -mean_xa / mean_wa**2]
+    gradient_b = [1 / mean_wb, -mean_xb / mean_wb**2]
+    if paired:
+        rows = [(xa, wa, xb, wb) for (xa, wa), (xb, wb) in zip(first, second, strict=True)]
+        variance = quadratic_form([-gradient_a[0], -gradient_a[1], gradient_b[0], gradient_b[1]], rows) / len(rows)
+    else:
+        variance = quadratic_form(gradient_a, first) / len(first) + quadratic_form(gradient_b, second) / len(second)
+    difference = ratio_b - ratio_a
+    half = z * variance**0.5
+    return ratio_a, ratio_b, difference, difference - half, difference + half

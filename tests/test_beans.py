@@ -6,7 +6,7 @@ from conftest import deal_records
 
 from analysis.rooms import Room, RoomsError, load_rooms
 from analysis.tables import read_metadata
-from sim.erren.money import bean_distribution, seat_changes, seat_results, winning_fans
+from sim.erren.money import bean_distribution, outcome_summary, seat_changes, seat_results, winning_fans
 from sim.families import FAMILIES
 from sim.runner import RunConfig, run
 
@@ -20,6 +20,15 @@ def test_winner_gets_fans_times_stake_less_the_fee_and_the_loser_pays_both():
     changes = seat_changes(records, ROOM)
     assert changes.tolist() == [[220.0, -260.0], [-110.0, 70.0], [-20.0, -20.0]]
     assert (changes.sum(axis=1) == -2 * ROOM.fee).all()  # the house takes 2f every deal
+
+
+def test_paid_per_win_is_the_fans_with_the_winners_flowers_doubled_and_the_fan_total_leaves_them_out():
+    # F = (10 + 2) x 2 = 24 and (8 + 1) x 1 = 9; the draw is no win; the fan totals are 10 and 8
+    records = deal_records([(0, 0, 10, 2, 5, 1, 3), (1, 0, 8, 0, 1, 0, 0), (-1, 1, 0, 3, 3, 2, 2)]).assign(win_type=[1, 2, 0])
+    summary = outcome_summary(records).set_index("statistic")["value"]
+    assert summary["mean_fan_total"] == pytest.approx(9.0)
+    assert summary["mean_paid_per_win"] == pytest.approx((24 + 9) / 2)
+    assert summary["paid_per_win_q10"] < summary["paid_per_win_q90"]
 
 
 def test_bean_tables_by_role_and_by_seat():

@@ -215,6 +215,7 @@ def test_points_are_the_money_and_the_outcomes_report_them(ruleset):
     assert np.array_equal(changes.sum(axis=1), np.zeros(len(frame)))  # the loser pays the winner
     summary = outcome_summary(frame).set_index("statistic")["value"]
     assert summary["mean_points"] == pytest.approx(frame["points"][won].mean())
+    assert summary["mean_paid_per_win"] == summary["mean_points"]  # a win is paid its points, not its fans
 
 
 def test_mjsim_run_and_replay_play_the_challenge_game(mjsim, tmp_path):

@@ -117,6 +117,17 @@ def test_report_shows_the_fan_names_and_the_tables_own_figures(erren_run, tmp_pa
     assert "greedy:claim=1" in page and read_metadata(directory / "outcomes.parquet")["versions"]["numba"] in page
 
 
+def test_report_names_the_players_in_its_title_and_shows_paid_per_win_beside_the_fan_total(erren_run, xuezhan_run, tmp_path):
+    page = write_report(copy_of(erren_run, tmp_path / "erren")).read_text(encoding="utf-8")
+    assert re.search(r"<h1>mjsim run [^<]*: erren, greedy v defensive</h1>", page)
+    outcomes = pd.read_parquet(erren_run / "outcomes.parquet").set_index("statistic")["value"]
+    assert f"paid per win {outcomes['mean_paid_per_win']:.2f} per stake" in page
+    page = write_report(copy_of(xuezhan_run, tmp_path / "xuezhan")).read_text(encoding="utf-8")
+    assert "liangmen-xuezhan, greedy v greedy v greedy v greedy</h1>" in page
+    outcomes = pd.read_parquet(xuezhan_run / "outcomes.parquet").set_index("statistic")["value"]
+    assert f"paid per win {outcomes['mean_paid_per_win']:.2f} units" in page
+
+
 def test_report_of_a_xuezhan_run_shows_win_values_and_money_charts(xuezhan_run, tmp_path):
     directory = copy_of(xuezhan_run, tmp_path)
     page = write_report(directory).read_text(encoding="utf-8")

@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 from analysis.tables import read_metadata
+from sim.player_text import players_label
 from sim.runner import RunConfig, RunError, run, shard_path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -79,7 +80,8 @@ def test_run_command_writes_tables_and_prints_a_summary(mjsim, tmp_path):
     code, printed, _ = mjsim("run", "--deals", "2000", "--shard-size", "1000", "--workers", "1",
                               "--ruleset", "erren-classic", "--players", "value,defensive", "--out", str(out))
     assert code == 0
-    assert "2,000 deals" in printed and "top fans" in printed
+    assert "2,000 deals of erren-classic, value v defensive in" in printed and "top fans" in printed
+    assert "paid per win" in printed
     assert (out / "fan_frequency.parquet").is_file() and (out / "outcomes.parquet").is_file()
     assert len(_records(out)) == 2000
 
@@ -152,3 +154,24 @@ def test_an_unreachable_scheduler_is_one_error_line(mjsim, tmp_path, monkeypatch
                          "--scheduler", "tcp://127.0.0.1:9")
     assert code == 2 and err.startswith("error: ") and "cannot reach the Dask scheduler" in err
     assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("players", "label"),
+    [
+        (("greedy:claim=1,ready=1", "greedy:claim=1,ready=1"), "greedy v greedy"),
+        (("ev:depth=1", "greedy:claim=1", "greedy:claim=1", "greedy:claim=1"), "ev v greedy v greedy v greedy"),
+        (("value:speed=6,claim=1", "value:speed=3,claim=1"), "value:speed=6 v value:speed=3"),
+        (("examples/players/simple.py:Coin:win=0.9", "greedy:claim=1"), "examples/players/simple.py:Coin:win=0.9 v greedy"),
+    ],
+)
+def test_a_table_is_named_by_its_players_and_two_seats_of_one_name_by_the_parameters_they_differ_in(players, label):
+    assert players_label(players) == label
+
+
+def test_analyze_names_the_ruleset_and_the_players_in_its_first_line(mjsim, tmp_path):
+    run(CONFIG, tmp_path / "run", workers=1)
+    code, printed, err = mjsim("analyze", str(tmp_path / "run"))
+    assert code == 0, err
+    assert printed.splitlines()[0] == f"erren, greedy v random: 3,000 deals in {tmp_path / 'run'}"
+    assert "mean_paid_per_win" in printed

@@ -71,6 +71,15 @@ def test_outcomes_count_wins_draws_and_several_winners(four_seats):
     assert shares == pytest.approx(1.0)
 
 
+def test_paid_per_win_is_what_the_payers_of_each_win_paid_for_it(four_seats):
+    records = four_seats.records
+    outcomes = four_seats.outcomes.set_index("statistic")["value"]
+    won = money.per_seat(records, "win_order") > 0
+    income = money.per_seat(records, "win_income")
+    assert outcomes["mean_paid_per_win"] == pytest.approx(income[won].mean())
+    assert outcomes["mean_paid_per_win"] > outcomes["mean_win_value"]  # most wins have several payers
+
+
 def test_money_tables_split_win_kong_chajiao_and_guansi(four_seats):
     records, tables = four_seats.records, four_seats.money
     assert set(tables) == {"money", "wins", "seats"}

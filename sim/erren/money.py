@@ -123,9 +123,11 @@ def seat_results(records: pd.DataFrame, rooms: list[Room]) -> pd.DataFrame:
 
 def outcome_summary(records: pd.DataFrame) -> pd.DataFrame:
     """One row per statistic (value, and a 95% Wilson interval for the shares): deals, wins, draws, the
-    share of deals won and drawn, each way of winning as a share of wins, and the fan totals of wins
-    (before doubling, flowers aside): mean and quantiles; where wins are priced in points (erren-challenge),
-    the share of wins with a 役满 and the points: mean and quantiles."""
+    share of deals won and drawn, each way of winning as a share of wins, the fan totals of wins (before
+    doubling, flowers aside): mean and quantiles, and what the loser pays per stake for a win, F (module
+    text: the fans with the winner's flowers, doubled; the points where wins are priced in points): mean and
+    quantiles; where wins are priced in points (erren-challenge), the share of wins with a 役满 and the
+    points: mean and quantiles."""
     deals = len(records)
     won = records["winner"] >= 0
     wins = int(won.sum())
@@ -140,6 +142,10 @@ def outcome_summary(records: pd.DataFrame) -> pd.DataFrame:
     rows.append(("mean_fan_total", totals.mean() if wins else np.nan, *none))
     for quantile in (0.1, 0.5, 0.9, 0.99):
         rows.append((f"fan_total_q{round(quantile * 100)}", float(np.quantile(totals, quantile)) if wins else np.nan, *none))
+    paid = winning_fans(records)[won.to_numpy()]
+    rows.append(("mean_paid_per_win", paid.mean() if wins else np.nan, *none))
+    for quantile in (0.1, 0.5, 0.9, 0.99):
+        rows.append((f"paid_per_win_q{round(quantile * 100)}", float(np.quantile(paid, quantile)) if wins else np.nan, *none))
     if "points" in records and (records["points"] > 0).any():
         points = records.loc[won, "points"].to_numpy()
         limits = int((records.loc[won, "limits"] > 0).sum())

@@ -66,7 +66,8 @@ def win_rows(records: pd.DataFrame, fan_columns: list[str]) -> pd.DataFrame:
 def outcome_summary(records: pd.DataFrame) -> pd.DataFrame:
     """One row per statistic (value, and a 95% Wilson interval for shares): deals, wins, deals with a win,
     draws (the wall ran out with two or more players not won), 一炮多响, the ways of winning as shares of wins,
-    and the raw value of wins: mean and quantiles."""
+    the raw value of wins: mean and quantiles, and the mean paid per win: its income, what all its payers paid
+    for it in units (the value capped per payer, times the payers; ``win_money`` has the quantiles)."""
     deals = len(records)
     wins = win_rows(records, [])
     n_wins = len(wins)
@@ -85,6 +86,7 @@ def outcome_summary(records: pd.DataFrame) -> pd.DataFrame:
     rows.append(("mean_win_value", values.mean() if n_wins else np.nan, *none))
     for quantile in (0.1, 0.5, 0.9, 0.99):
         rows.append((f"win_value_q{round(quantile * 100)}", float(np.quantile(values, quantile)) if n_wins else np.nan, *none))
+    rows.append(("mean_paid_per_win", wins["income"].mean() if n_wins else np.nan, *none))
     return pd.DataFrame(rows, columns=["statistic", "value", "low", "high"]).astype({"value": float, "low": float, "high": float})
 
 
