@@ -39,7 +39,7 @@ from analysis.rooms import Room, load_rooms
 from analysis.statistics import Z_95
 from analysis.tables import write_table
 from kernels.fan_ids import FAN_IDS
-from sim.families import family_of, rooms_path
+from sim.families import default_texts, family_of, rooms_path
 from sim.player_text import players_label
 from sim.terminal_text import display_width, pad
 
@@ -66,7 +66,8 @@ class Side:
 
     @property
     def title(self) -> str:
-        return (f"{self.directory}: {self.ruleset.id}, {players_label(self.config.players)}, {self.config.deals:,} deals, "
+        players = players_label(self.config.players, default_texts(self.ruleset))
+        return (f"{self.directory}: {self.ruleset.id}, {players}, {self.config.deals:,} deals, "
                 f"seed {self.config.seed}")
 
 
@@ -375,7 +376,7 @@ def chance_measures(side: Side, deals: int) -> dict:
             mine = chances[chances["seat"] == seat]
             x = np.bincount(mine["deal"].to_numpy(), weights=mine["chance"].to_numpy().astype(np.float64), minlength=deals)
             w = np.bincount(mine["deal"].to_numpy(), minlength=deals).astype(np.float64)
-            label = f"seat {seat}'s mean report ({players_label([side.config.players[seat]])})"
+            label = f"seat {seat}'s mean report ({players_label([side.config.players[seat]], default_texts(side.ruleset))})"
             return Measure("chances of winning reported", label, "mean reported chance", x, w, int(w.sum()))
 
         made[f"win_chance.seat_{seat}"] = measure
@@ -429,7 +430,7 @@ def _figure(measure: Measure) -> float:
 
 def run_description(side: Side) -> dict:
     """A run as the outputs describe it: its directory, ruleset id, players and run.json."""
-    return {"directory": str(side.directory), "ruleset_id": side.ruleset.id, "players_label": players_label(side.config.players),
+    return {"directory": str(side.directory), "ruleset_id": side.ruleset.id, "players_label": players_label(side.config.players, default_texts(side.ruleset)),
             **side.stored}
 
 

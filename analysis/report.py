@@ -114,7 +114,7 @@ def write_report(directory: Path, comparison=None) -> Path:
         sections.append(_comparison_section(comparison))
     title = f"mjsim run {directory.resolve().name}"
     if isinstance(config.get("players"), list) and config["players"]:
-        title += f": {_ruleset_id(config, ruleset)}, {players_label(config['players'])}"
+        title += f": {_ruleset_id(config, ruleset)}, {players_label(config['players'], _defaults(ruleset))}"
     return write_text_atomically(directory / REPORT_FILE, _page(title, sections))
 
 
@@ -219,6 +219,14 @@ def _today() -> str:
     return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
 
 
+def _defaults(ruleset) -> dict | None:
+    """The default texts of the ruleset's family's built-in players (sim.families.default_texts), or None
+    where the run's ruleset could not be read back."""
+    from sim.families import default_texts
+
+    return default_texts(ruleset) if ruleset is not None else None
+
+
 def _ruleset(config: dict):
     """The run's ruleset, built from the text the run kept (so a since-edited file does not matter), or None."""
     from sim.ruleset import RulesetError, parse_ruleset_text
@@ -295,7 +303,7 @@ def _facts(pairs: list[tuple[str, str]]) -> str:
 def _header(directory: Path, config: dict, ruleset, tables: dict) -> str:
     facts = [("ruleset", _ruleset_text(config, ruleset))]
     if isinstance(config.get("players"), list) and config["players"]:
-        facts.append(("players", players_label(config["players"])))
+        facts.append(("players", players_label(config["players"], _defaults(ruleset))))
     facts += [(f"seat {seat}", str(player)) for seat, player in enumerate(config.get("players", []))]
     facts += [(name.replace("_", " "), _number(config[name])) for name in ("deals", "seed", "shard_size", "session_length") if name in config]
     facts.append(("source hash", str(config.get("source_hash", "not recorded"))))

@@ -29,3 +29,11 @@ def rooms_path(ruleset, rooms: Path | None) -> Path:
                              f"({owners[0].named_rooms[str(rooms)].name}), and {ruleset.id} is of the {family.title} "
                              f"family; leave --rooms out for its own rooms, or give a rooms file by its path")
     return family.rooms_path(Path(rooms) if rooms is not None else None, ruleset)
+
+
+def default_texts(ruleset) -> dict[str, str]:
+    """Each built-in player of the ruleset's family by name: its canonical text with no parameter given
+    (what ``sim.player_text.players_label`` leaves out of a table's name)."""
+    family = family_of(ruleset)
+    names = [*family.players.NAMES, *family.players.NUMBA_PLAYERS]
+    return {name: family.engine.Players.parse([name, name], 2).names[0] for name in names}

@@ -54,24 +54,28 @@ def split_players(text: str) -> list[str]:
     return players
 
 
-def players_label(players) -> str:
-    """The players of a table in a line, seat by seat: `ev v greedy v greedy v greedy`. A heuristic is shown by
-    its name, its parameters left out; seats whose players share a name but not their parameters show the
-    parameters in which they differ (`value:speed=6 v value:speed=3`), so that no two different players read
-    alike. A user's player (a file, a module or an `exec:` program) is shown as written."""
+def players_label(players, defaults: dict | None = None) -> str:
+    """The players of a table in a line, seat by seat: `ev v greedy v greedy v greedy`. A built-in player is
+    shown by its name and the parameters it sets away from its defaults (`defaults`: name -> its canonical
+    text with no parameters given, as the family writes it; ``default_texts``), and where seats share a name
+    but not their parameters, the parameters in which they differ too (`value:speed=6 v value:speed=3`), so
+    that no two different players read alike. A user's player (a file, a module or an `exec:` program) is
+    shown as written."""
     texts = [str(text).strip() for text in players]
     settings = [_settings(text) for text in texts]
     names = [text.partition(":")[0].strip() if found is not None else text for text, found in zip(texts, settings)]
     labels = []
     for text, name, found in zip(texts, names, settings):
-        namesakes = {other for other, other_name in zip(texts, names) if other_name == name}
-        if found is None or len(namesakes) == 1:
+        if found is None:
             labels.append(name)
             continue
-        # the parameters whose values are not the same in every seat of this name
+        standard = _settings((defaults or {}).get(name, "")) or {}
+        namesakes = {other for other, other_name in zip(texts, names) if other_name == name}
         rivals = [_settings(other) or {} for other in namesakes]
-        differing = [key for key in found if any(rival.get(key) != found[key] for rival in rivals)]
-        labels.append(name + ":" + ",".join(f"{key}={found[key]}" for key in differing) if differing else text)
+        # the parameters set away from the default, or not the same in every seat of this name
+        differing = [key for key in found if (key in standard and standard[key] != found[key])
+                     or any(rival.get(key) != found[key] for rival in rivals)]
+        labels.append(name + ":" + ",".join(f"{key}={found[key]}" for key in differing) if differing else name)
     return " v ".join(labels)
 
 

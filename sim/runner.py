@@ -45,7 +45,7 @@ from analysis.tables import write_table, write_text_atomically
 from kernels.compile_cache import source_key
 from sim import event_logs, run_directory, win_chances
 from sim.ev_calibration import lineup_note
-from sim.families import family_of, rooms_path
+from sim.families import default_texts, family_of, rooms_path
 from sim.player_text import players_label, split_players
 from sim.input_limits import LARGEST_TOML_FILE, read_json
 from sim.ruleset import XUEZHAN_SEAT_COUNTS, RulesetError, load_ruleset, parse_ruleset_text
@@ -293,6 +293,7 @@ class RunResult:
     players: tuple = ()  # the canonical player texts, one per seat
     ruleset: str = ""  # the ruleset's id
     calibration_note: str | None = None  # ev seated in a lineup its curves were not fitted on (sim.ev_calibration)
+    defaults: dict | None = None  # the family's built-in players by name, their default texts (players_label)
 
     @property
     def beans(self) -> pd.DataFrame:
@@ -654,12 +655,13 @@ def summarise(directory: Path, config: RunConfig, ruleset, played: int = 0, seco
         calibration = calibration_table(chances, records, family.money.seat_wins(records), config.players)
         write_table(calibration, directory / "calibration.parquet", metadata)
     return RunResult(directory, records, fan_table, outcomes, played, seconds, money, calibration, fault_counts(records),
-                     tuple(config.players), ruleset.id, lineup_note(ruleset, tuple(config.players)))
+                     tuple(config.players), ruleset.id, lineup_note(ruleset, tuple(config.players)),
+                     default_texts(ruleset))
 
 
 def run_title(result: RunResult) -> str:
     """What a run is, in a line's opening: `erren, greedy v greedy`."""
-    return ", ".join(part for part in (result.ruleset, players_label(result.players)) if part)
+    return ", ".join(part for part in (result.ruleset, players_label(result.players, result.defaults)) if part)
 
 
 def format_summary(result: RunResult, top: int = 10) -> str:

@@ -169,6 +169,16 @@ def test_a_table_is_named_by_its_players_and_two_seats_of_one_name_by_the_parame
     assert players_label(players) == label
 
 
+def test_a_player_set_away_from_its_defaults_shows_the_parameters_it_sets():
+    from sim.families import default_texts
+    from sim.ruleset import load_ruleset
+
+    defaults = default_texts(load_ruleset("erren"))
+    deeper = defaults["ev"].replace("depth=1", "depth=2")
+    assert players_label([deeper, defaults["greedy"]], defaults) == "ev:depth=2 v greedy"
+    assert players_label([defaults["ev"], defaults["greedy"]], defaults) == "ev v greedy"
+
+
 def test_analyze_names_the_ruleset_and_the_players_in_its_first_line(mjsim, tmp_path):
     run(CONFIG, tmp_path / "run", workers=1)
     code, printed, err = mjsim("analyze", str(tmp_path / "run"))
