@@ -161,3 +161,20 @@ def test_ev_in_another_lineup_says_its_chances_are_uncalibrated_and_how_to_fit_t
     # chance (report=0) reports no calibrated chance
     assert ev_calibration.lineup_note(*_canonical("erren", ["ev:depth=2", "greedy"])) is not None
     assert ev_calibration.lineup_note(*_canonical("erren", ["ev:report=0", "ev:report=0"])) is None
+
+
+@pytest.mark.parametrize(("opponents", "says"), [
+    ("nobody", "not a built-in player of erren"),
+    ("examples/players/simple.py:Coin", "not a built-in player of erren"),
+    ("greedy:speed=3", "unknown parameter"),
+])
+def test_calibrate_ev_refuses_an_opponent_that_is_not_a_built_in_player_before_playing(mjsim, tmp_path, opponents,
+                                                                                       says):
+    from pathlib import Path
+
+    table = Path(ev_calibration.__file__).with_name("ev_calibration_table.py")
+    before = table.read_bytes()
+    code, out, err = mjsim("calibrate-ev", "--tables", "erren", "--deals", "10", "--opponents", opponents,
+                           "--out", str(tmp_path / "fits"))
+    assert code == 2 and says in err and len(err.strip().splitlines()) == 1, err
+    assert not (tmp_path / "fits").exists() and table.read_bytes() == before
