@@ -14,8 +14,8 @@ its default parameters against greedy, unless refitted with ``--opponents``); a 
 lineup gets one line saying its chances are uncalibrated for that lineup and how to fit them
 (``lineup_note``).
 
-``mjsim calibrate-ev`` plays the fitting runs (``ev:report=2`` against ``--opponents``, greedy by default, which reports the search's chance and its
-estimate coded together; kept in ``results/ev-calibration-seed<seed>/``, where a run cut short is resumed
+``mjsim calibrate-ev`` plays the fitting runs (``ev:report=2``, which reports the search's chance and its
+estimate coded together, against ``--opponents``, greedy by default; kept in ``results/ev-calibration-seed<seed>/``, where a run cut short is resumed
 and one played by other code refused) and writes ``sim/ev_calibration_table.py``; ``calibrated`` reads it
 inside numba. The fitting runs play at ev's default depth, 1, so the two-draw estimate of depth 2 has no
 curve of its own and is read with the one-draw curve.
