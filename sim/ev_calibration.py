@@ -15,8 +15,9 @@ lineup gets one line saying its chances are uncalibrated for that lineup and how
 (``lineup_note``).
 
 ``mjsim calibrate-ev`` plays the fitting runs (``ev:report=2``, which reports the search's chance and its
-estimate coded together, against ``--opponents``, greedy by default; kept in ``results/ev-calibration-seed<seed>/``, where a run cut short is resumed
-and one played by other code refused) and writes ``sim/ev_calibration_table.py``; ``calibrated`` reads it
+estimate coded together, against ``--opponents``, greedy by default; kept in
+``results/ev-calibration-seed<seed>/``, where a run cut short is resumed and one played by other code or
+another lineup refused) and writes ``sim/ev_calibration_table.py``; ``calibrated`` reads it
 inside numba. The fitting runs play at ev's default depth, 1, so the two-draw estimate of depth 2 has no
 curve of its own and is read with the one-draw curve.
 The tables: ``TABLES`` (the shipped rulesets, and the two tables of sanren-liangfang); a ruleset file of
