@@ -1,4 +1,4 @@
-"""Interval estimates for the rates the tables report."""
+"""Interval estimates for the rates the tables report, and the rows of a quantity's mean and quantiles."""
 
 import numpy as np
 
@@ -21,3 +21,18 @@ def wilson_interval(successes, trials, z: float = Z_95):
     low = np.where(trials > 0, np.clip(centre - half, 0, 1), 0.0)
     high = np.where(trials > 0, np.clip(centre + half, 0, 1), 1.0)
     return low, high
+
+
+QUANTILES = (0.1, 0.5, 0.9, 0.99)  # the quantiles an outcome table gives of a quantity per win
+
+
+def mean_and_quantiles(stem: str, values) -> list[tuple]:
+    """Outcome-table rows (statistic, value, low, high) of `values`: ``mean_<stem>``, then ``<stem>_q10``,
+    ``_q50``, ``_q90`` and ``_q99``; NaN where there are no values, and no interval."""
+    values = np.asarray(values)
+    found = len(values) > 0
+    rows = [(f"mean_{stem}", values.mean() if found else np.nan, np.nan, np.nan)]
+    for quantile in QUANTILES:
+        rows.append((f"{stem}_q{round(quantile * 100)}", float(np.quantile(values, quantile)) if found else np.nan,
+                     np.nan, np.nan))
+    return rows

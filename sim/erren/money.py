@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.rooms import Room
-from analysis.statistics import Z_95, wilson_interval
+from analysis.statistics import Z_95, mean_and_quantiles, wilson_interval
 
 QUANTILES = (0.01, 0.1, 0.5, 0.9, 0.99)
 WIN_TYPES = {1: "self_drawn", 2: "discard", 3: "robbed_kong"}
@@ -139,18 +139,11 @@ def outcome_summary(records: pd.DataFrame) -> pd.DataFrame:
     for code, name in WIN_TYPES.items():
         count = int((records["win_type"] == code).sum())
         rows.append((f"{name}_share_of_wins", count / wins if wins else np.nan, *wilson_interval(count, wins)))
-    rows.append(("mean_fan_total", totals.mean() if wins else np.nan, *none))
-    for quantile in (0.1, 0.5, 0.9, 0.99):
-        rows.append((f"fan_total_q{round(quantile * 100)}", float(np.quantile(totals, quantile)) if wins else np.nan, *none))
-    paid = winning_fans(records)[won.to_numpy()]
-    rows.append(("mean_paid_per_win", paid.mean() if wins else np.nan, *none))
-    for quantile in (0.1, 0.5, 0.9, 0.99):
-        rows.append((f"paid_per_win_q{round(quantile * 100)}", float(np.quantile(paid, quantile)) if wins else np.nan, *none))
+    rows += mean_and_quantiles("fan_total", totals)
+    rows += mean_and_quantiles("paid_per_win", winning_fans(records)[won.to_numpy()])
     if "points" in records and (records["points"] > 0).any():
         points = records.loc[won, "points"].to_numpy()
         limits = int((records.loc[won, "limits"] > 0).sum())
         rows.append(("limit_share_of_wins", limits / wins, *wilson_interval(limits, wins)))
-        rows.append(("mean_points", points.mean(), *none))
-        for quantile in (0.1, 0.5, 0.9, 0.99):
-            rows.append((f"points_q{round(quantile * 100)}", float(np.quantile(points, quantile)), *none))
+        rows += mean_and_quantiles("points", points)
     return pd.DataFrame(rows, columns=["statistic", "value", "low", "high"]).astype({"value": float, "low": float, "high": float})

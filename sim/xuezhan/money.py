@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.rooms import Room
-from analysis.statistics import Z_95, wilson_interval
+from analysis.statistics import Z_95, mean_and_quantiles, wilson_interval
 
 QUANTILES = (0.01, 0.1, 0.5, 0.9, 0.99)
 SOURCES = ("win", "kong", "chajiao", "guansi")  # money_s is their sum
@@ -82,10 +82,7 @@ def outcome_summary(records: pd.DataFrame) -> pd.DataFrame:
     for code, name in WIN_TYPES.items():
         count = int((wins["win_type"] == code).sum())
         rows.append((f"{name}_share_of_wins", count / n_wins if n_wins else np.nan, *wilson_interval(count, n_wins)))
-    values = wins["value"].to_numpy()
-    rows.append(("mean_win_value", values.mean() if n_wins else np.nan, *none))
-    for quantile in (0.1, 0.5, 0.9, 0.99):
-        rows.append((f"win_value_q{round(quantile * 100)}", float(np.quantile(values, quantile)) if n_wins else np.nan, *none))
+    rows += mean_and_quantiles("win_value", wins["value"].to_numpy())
     rows.append(("mean_paid_per_win", wins["income"].mean() if n_wins else np.nan, *none))
     return pd.DataFrame(rows, columns=["statistic", "value", "low", "high"]).astype({"value": float, "low": float, "high": float})
 
