@@ -32,6 +32,7 @@ import numpy as np
 from numba import njit
 
 from sim import ev_calibration_table as fitted
+from sim.player_text import player_settings
 
 ESTIMATES = ("ready race", "one draw ahead", "two draws ahead", "walk from far")
 N_ESTIMATES = len(ESTIMATES)
@@ -99,9 +100,8 @@ def table_index(ruleset, seats: int) -> int:
 
 def _without_report(text: str) -> str:
     """A canonical player text without its ``report`` parameter, which changes what ev says, not its play."""
-    name, _, rest = text.partition(":")
-    kept = [item for item in rest.split(",") if item and not item.startswith("report=")]
-    return name + (":" + ",".join(kept) if kept else "")
+    kept = [f"{key}={value}" for key, value in (player_settings(text) or {}).items() if key != "report"]
+    return text.partition(":")[0] + (":" + ",".join(kept) if kept else "")
 
 
 def fitted_lineup(table: int) -> tuple[str, str]:
@@ -121,12 +121,8 @@ def lineup_note(ruleset, players) -> str | None:
     """One line when a run seats ev reporting calibrated chances in a lineup its table's curves were not
     fitted on (other opponents, or ev with other parameters), saying so and how to fit them; None when the
     lineup is the fitted one or no seat reports calibrated chances. `players`: the seats' canonical texts."""
-    def parameter(text: str, key: str) -> str | None:
-        return next((item.split("=", 1)[1] for item in text.partition(":")[2].split(",") if item.startswith(key + "=")),
-                    None)
-
     calibrated_seats = [seat for seat, text in enumerate(players)
-                        if text.partition(":")[0] == "ev" and parameter(text, "report") in ("1", "1.0")]
+                        if text.partition(":")[0] == "ev" and (player_settings(text) or {}).get("report") in ("1", "1.0")]
     if not calibrated_seats:
         return None
     table = table_index(ruleset, len(players))

@@ -62,16 +62,16 @@ def players_label(players, defaults: dict | None = None) -> str:
     that no two different players read alike. A user's player (a file, a module or an `exec:` program) is
     shown as written."""
     texts = [str(text).strip() for text in players]
-    settings = [_settings(text) for text in texts]
+    settings = [player_settings(text) for text in texts]
     names = [text.partition(":")[0].strip() if found is not None else text for text, found in zip(texts, settings)]
     labels = []
     for text, name, found in zip(texts, names, settings):
         if found is None:
             labels.append(name)
             continue
-        standard = _settings((defaults or {}).get(name, "")) or {}
+        standard = player_settings((defaults or {}).get(name, "")) or {}
         namesakes = {other for other, other_name in zip(texts, names) if other_name == name}
-        rivals = [_settings(other) or {} for other in namesakes]
+        rivals = [player_settings(other) or {} for other in namesakes]
         # the parameters set away from the default, or not the same in every seat of this name
         differing = [key for key in found if (key in standard and standard[key] != found[key])
                      or any(rival.get(key) != found[key] for rival in rivals)]
@@ -79,9 +79,9 @@ def players_label(players, defaults: dict | None = None) -> str:
     return " v ".join(labels)
 
 
-def _settings(text: str) -> dict | None:
-    """`name:key=value,...` as {key: value} (in order; {} for a bare name), or None where the text is not a
-    heuristic's (a user's player: a path or a module with a class, or `exec:`)."""
+def player_settings(text: str) -> dict | None:
+    """`name:key=value,...` as {key: value}, the values as written (in order; {} for a bare name), or None
+    where the text is not a built-in player's (a user's player: a path or a module with a class, or `exec:`)."""
     _, colon, rest = text.partition(":")
     found = {}
     for item in filter(None, (part.strip() for part in rest.split(","))):
