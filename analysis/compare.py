@@ -29,6 +29,7 @@ either side is flagged: too few to tell, whatever its interval says.
 import json
 import math
 from dataclasses import asdict, dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -64,10 +65,18 @@ class Side:
     records: pd.DataFrame
     chances: pd.DataFrame  # deal, seat, chance (sim.runner.read_win_chances)
 
+    @cached_property
+    def defaults(self) -> dict:
+        """The default texts of the family's built-in players, which players_label leaves out."""
+        return default_texts(self.ruleset)
+
+    @property
+    def players(self) -> str:
+        return players_label(self.config.players, self.defaults)
+
     @property
     def title(self) -> str:
-        players = players_label(self.config.players, default_texts(self.ruleset))
-        return (f"{self.directory}: {self.ruleset.id}, {players}, {self.config.deals:,} deals, "
+        return (f"{self.directory}: {self.ruleset.id}, {self.players}, {self.config.deals:,} deals, "
                 f"seed {self.config.seed}")
 
 
@@ -376,7 +385,7 @@ def chance_measures(side: Side, deals: int) -> dict:
             mine = chances[chances["seat"] == seat]
             x = np.bincount(mine["deal"].to_numpy(), weights=mine["chance"].to_numpy().astype(np.float64), minlength=deals)
             w = np.bincount(mine["deal"].to_numpy(), minlength=deals).astype(np.float64)
-            label = f"seat {seat}'s mean report ({players_label([side.config.players[seat]], default_texts(side.ruleset))})"
+            label = f"seat {seat}'s mean report ({players_label([side.config.players[seat]], side.defaults)})"
             return Measure("chances of winning reported", label, "mean reported chance", x, w, int(w.sum()))
 
         made[f"win_chance.seat_{seat}"] = measure
@@ -430,7 +439,7 @@ def _figure(measure: Measure) -> float:
 
 def run_description(side: Side) -> dict:
     """A run as the outputs describe it: its directory, ruleset id, players and run.json."""
-    return {"directory": str(side.directory), "ruleset_id": side.ruleset.id, "players_label": players_label(side.config.players, default_texts(side.ruleset)),
+    return {"directory": str(side.directory), "ruleset_id": side.ruleset.id, "players_label": side.players,
             **side.stored}
 
 
