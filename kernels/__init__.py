@@ -1,8 +1,8 @@
 """numba kernels over integer tile-count arrays: shanten, complete-hand check, waits, ukeire."""
 
-from kernels.compile_cache import use_source_keyed_numba_cache
+from kernels.compile_cache import use_code_keyed_numba_cache
 
-use_source_keyed_numba_cache()  # before any kernel is defined
+use_code_keyed_numba_cache()  # before any kernel is defined
 
 from kernels.shanten import (  # noqa: E402
     UNREACHABLE,

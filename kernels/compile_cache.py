@@ -1,31 +1,51 @@
-"""Where mjsim keeps what it computes once: the shanten tables and numba's compiled kernels.
+"""Where mjsim keeps what it computes once: the shanten tables and numba's compiled kernels, and what keys them.
 
-Both live under ``$MJSIM_CACHE_DIR`` (default ``~/.cache/mjsim``). numba's own cache notices when a
-function's file changes, but not when a function it calls (and compiled into itself) changes, so after
-an edit or an upgrade a cached caller could run stale callee code. The compiled kernels therefore go to
-a directory named by a hash of every module of the three packages and their subpackages: any change to any source starts a
-fresh cache (about 16 MB, two to three minutes of compilation). ``NUMBA_CACHE_DIR``, when set, wins.
-Every package's ``__init__`` calls ``use_source_keyed_numba_cache`` before any kernel is defined; it also
-makes numba compile a function once per argument types, not once per constant it is called with
-(``compile_calls_without_literals``).
+Both live under ``$MJSIM_CACHE_DIR`` (default ``~/.cache/mjsim``); the kernels in its ``numba`` folder, or
+in ``NUMBA_CACHE_DIR`` when that is set. numba (0.68) keys a cached function by its own file's content,
+the argument types and the CPU. It does not notice a change in a function compiled into it from another
+file, nor in a constant it reads from another module, so a cached caller could run stale code.
+
+Every function numba caches in an mjsim process therefore carries one more key, ``compiled_code_digest``:
+a digest of the code numba compiles into it. That is the function's bytecode and constants and the values
+of the globals it reads, and the same for every jitted function it calls (inlined or not), transitively, and
+for every function passed to it as an argument. An edit to ``analysis/``, the command line, the docs or one
+family changes no key of the kernels that do not call it: only what compiles the edited code compiles again.
+An edit to a function's own file still recompiles that file's functions (numba's own key).
+
+``compile_calls_without_literals`` makes numba compile a function once per argument types, not once per
+constant it is called with. Every package's ``__init__`` calls ``use_code_keyed_numba_cache`` before any kernel
+is defined.
 """
 
+import builtins
 import hashlib
 import os
+import sys
+import types as python_types
 from pathlib import Path
 
 import numba
+import numpy as np
 from numba.core import types
+from numba.core.caching import FunctionCache
 from numba.core.dispatcher import Dispatcher
 
 PACKAGES = ("kernels", "sim", "analysis")
+# numba's own objects (types, numpy functions it implements) print the same in every process; anything else
+# printed with its address would give a key that never matches again, so only its type is kept.
+_ADDRESS_MARK = " at 0x"
 
 
 def cache_dir() -> Path:
     return Path(os.environ.get("MJSIM_CACHE_DIR") or Path.home() / ".cache" / "mjsim")
 
 
+def numba_cache_dir() -> Path:
+    return Path(os.environ.get("NUMBA_CACHE_DIR") or cache_dir() / "numba")
+
+
 def source_key() -> str:
+    """A digest of every module of the three packages: the version of the code that a run's files record."""
     root = Path(__file__).resolve().parent.parent
     digest = hashlib.sha256()
     for package in PACKAGES:
@@ -35,10 +55,155 @@ def source_key() -> str:
     return digest.hexdigest()[:16]
 
 
-def use_source_keyed_numba_cache() -> None:
-    if not os.environ.get("NUMBA_CACHE_DIR"):
-        numba.config.CACHE_DIR = str(cache_dir() / f"numba-{source_key()}")
+def use_code_keyed_numba_cache() -> None:
+    numba.config.CACHE_DIR = str(numba_cache_dir())
+    if not getattr(Dispatcher.enable_caching, "code_keyed", False):
+        def enable_caching(self):
+            self._cache = CodeKeyedCache(self.py_func)
+
+        enable_caching.code_keyed = True
+        Dispatcher.enable_caching = enable_caching
     compile_calls_without_literals()
+
+
+class CodeKeyedCache(FunctionCache):
+    """numba's function cache, with ``compiled_code_digest`` added to each entry's key."""
+
+    def _index_key(self, sig, codegen):
+        try:
+            code = compiled_code_digest(self._py_func, sig)
+        except Exception:  # noqa: BLE001  (a value the digest cannot read: key by the whole tree, as before)
+            code = f"tree:{source_key()}"
+        return (*super()._index_key(sig, codegen), code)
+
+
+def compiled_code_digest(py_func, sig=()) -> str:
+    """A digest of all the code numba compiles into `py_func` called with `sig` (see the module docstring)."""
+    digest = hashlib.sha256(_THIS_FILE_DIGEST)
+    functions = _reachable_functions([py_func, *_functions_in_signature(sig)])
+    for function in sorted(functions, key=_function_name):
+        digest.update(_function_digest(function))
+    return digest.hexdigest()
+
+
+_THIS_FILE_DIGEST = hashlib.sha256(Path(__file__).read_bytes()).digest()  # the typing rule above changes code too
+_function_digests: dict = {}
+_function_callees: dict = {}
+_array_digests: dict = {}
+
+
+def _function_name(function) -> str:
+    return f"{getattr(function, '__module__', '')}.{getattr(function, '__qualname__', '')}"
+
+
+def _functions_in_signature(sig) -> list:
+    argument_types = getattr(sig, "args", sig)
+    found, pending = [], list(argument_types if isinstance(argument_types, (tuple, list)) else ())
+    while pending:
+        numba_type = pending.pop()
+        if isinstance(numba_type, types.Dispatcher):
+            found.append(numba_type.dispatcher.py_func)
+        elif isinstance(numba_type, types.BaseTuple):
+            pending.extend(numba_type.types)
+    return found
+
+
+def _reachable_functions(start: list) -> set:
+    seen, pending = set(), list(start)
+    while pending:
+        function = pending.pop()
+        if function in seen:
+            continue
+        seen.add(function)
+        _function_digest(function)
+        pending.extend(_function_callees[function])
+    return seen
+
+
+def _code_objects(code):
+    pending = [code]
+    while pending:
+        code = pending.pop()
+        yield code
+        pending.extend(constant for constant in code.co_consts if isinstance(constant, python_types.CodeType))
+
+
+def _function_digest(function) -> bytes:
+    """The digest of one function's own part (its code, defaults, closure and the globals it reads); the
+    functions it reaches are listed in _function_callees."""
+    if function in _function_digests:
+        return _function_digests[function]
+    digest, callees = hashlib.sha256(_function_name(function).encode()), []
+    names = set()
+    for code in _code_objects(function.__code__):
+        constants = [constant for constant in code.co_consts if not isinstance(constant, python_types.CodeType)]
+        if code is function.__code__ and function.__doc__ is not None and constants[:1] == [function.__doc__]:
+            constants = constants[1:]  # the docstring is not compiled
+        for part in (code.co_code, code.co_names, code.co_varnames, code.co_freevars, code.co_cellvars,
+                     code.co_argcount, code.co_kwonlyargcount, code.co_flags):
+            digest.update(repr(part).encode())
+        digest.update(_value_text(tuple(constants), callees).encode())
+        names.update(code.co_names)
+    digest.update(_value_text((function.__defaults__, function.__kwdefaults__), callees).encode())
+    cells = tuple(cell.cell_contents for cell in function.__closure__ or ())
+    digest.update(_value_text(cells, callees).encode())
+    global_names = getattr(function, "__globals__", {})
+    for name in sorted(names):
+        if name in global_names:
+            digest.update(f"{name}={_value_text(global_names[name], callees, names)};".encode())
+        elif not hasattr(builtins, name):
+            digest.update(f"{name}?;".encode())
+    _function_callees[function] = callees
+    _function_digests[function] = digest.digest()
+    return _function_digests[function]
+
+
+def _is_library(module_name) -> bool:
+    """numpy, numba, the standard library and other installed packages: what they lend a kernel is theirs to
+    version (numba's key holds its own version), so the digest names it and does not read it."""
+    root = str(module_name or "").partition(".")[0]
+    if root in sys.stdlib_module_names or root in ("numpy", "numba", "llvmlite"):
+        return True
+    path = str(getattr(sys.modules.get(root), "__file__", None) or "")
+    return "site-packages" in path or "dist-packages" in path
+
+
+def _value_text(value, callees: list, attribute_names: set = frozenset(), depth: int = 0) -> str:
+    """How a global, constant, default or closure value enters the compiled code; jitted and Python functions
+    met on the way are appended to `callees`."""
+    if isinstance(value, Dispatcher):
+        callees.append(value.py_func)
+        return f"jit:{_function_name(value.py_func)}:{sorted(value.targetoptions.items())!r}"
+    if isinstance(value, python_types.FunctionType):
+        if not _is_library(value.__module__):
+            callees.append(value)
+        return f"function:{_function_name(value)}"
+    if isinstance(value, python_types.ModuleType):
+        if _is_library(value.__name__) or depth > 4:
+            return f"module:{value.__name__}"
+        # module.attribute (or module.module.attribute): the attribute names are among the function's names
+        attributes = [f"{name}={_value_text(getattr(value, name), callees, attribute_names, depth + 1)}"
+                      for name in sorted(attribute_names) if name in vars(value)]
+        return f"module:{value.__name__}[{','.join(attributes)}]"
+    if isinstance(value, np.ndarray):
+        key = id(value)
+        if key not in _array_digests or _array_digests[key][0] is not value:
+            _array_digests[key] = (value, hashlib.sha256(np.ascontiguousarray(value).tobytes()).hexdigest())
+        return f"array:{value.dtype.str}:{value.shape}:{_array_digests[key][1]}"
+    if isinstance(value, (tuple, list)):
+        inner = ",".join(_value_text(item, callees) for item in value)
+        return f"{type(value).__qualname__}({inner})"
+    if isinstance(value, (set, frozenset)):  # printed in hash order, which differs between processes for text
+        return f"{type(value).__qualname__}({','.join(sorted(_value_text(item, callees) for item in value))})"
+    if isinstance(value, type):
+        return f"class:{value.__module__}.{value.__qualname__}{getattr(value, '_fields', '')!r}"
+    definition = getattr(value, "_defn", None)  # an @intrinsic: its Python definition is what compiles
+    if isinstance(definition, python_types.FunctionType):
+        callees.append(definition)
+    text = repr(value)
+    if _ADDRESS_MARK in text:
+        text = ""
+    return f"{type(value).__module__}.{type(value).__qualname__}:{text}"
 
 
 def compile_calls_without_literals() -> None:

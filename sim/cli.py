@@ -178,11 +178,28 @@ def bench(
     deals: Annotated[int, typer.Option(help="Deals per batch for the whole-deal rates (0 skips them).")] = 50_000,
     seed: Annotated[int, typer.Option(help="Seed of the random hands.")] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
+    compile_cost: Annotated[bool, typer.Option("--compile", help="Instead: what compiling costs each of the main job, a run of each ruleset, duel ev greedy, score, shanten, the first environment reset and a user's numba player, each in a fresh process on a fresh cache (CPU seconds, heaviest functions).")] = False,
+    task: Annotated[str | None, typer.Option(help="With --compile: only the tasks whose name contains this text.")] = None,
 ):
     """Rates of the shanten, waits, ukeire and fan kernels (against PyPI mahjong and PyMahjongGB on the same
-    hands) and of whole deals per heuristic pairing (against riichienv when installed)."""
+    hands) and of whole deals per heuristic pairing (against riichienv when installed); or, with --compile,
+    what compiling costs on a cold cache."""
     from sim import benchmark
     from sim.progress import progress_bar
+
+    if compile_cost:
+        from sim import compile_benchmark
+
+        chosen = [name for name in compile_benchmark.tasks(Path(".")) if task is None or task in name]
+        if not chosen:
+            raise UserError(f"--task {task!r} names no compile task")
+        with progress_bar("compiling on cold caches", len(compile_benchmark.tasks(Path(".")))) as advance:
+            try:
+                results = compile_benchmark.run(progress=advance, only=task)
+            except RuntimeError as error:
+                raise UserError(str(error)) from None
+        typer.echo(json.dumps(results, indent=2) if as_json else compile_benchmark.format_results(results), nl=False)
+        return
 
     if hands < 1 or reference_hands < 1 or reference_hands > hands:
         raise UserError("--hands and --reference-hands must be positive, with --reference-hands at most --hands")
@@ -193,6 +210,26 @@ def bench(
             hands, reference_hands, min(20_000, hands), seed, progress=advance, n_fan_hands=fan_hands, n_deals=deals
         )
     typer.echo(json.dumps(results, indent=2) if as_json else benchmark.format_results(results), nl=False)
+
+
+@app.command()
+def warmup(
+    rulesets: Annotated[list[str] | None, typer.Argument(help="Ruleset ids or .toml files (default: every shipped ruleset).")] = None,
+    players: Annotated[str | None, typer.Option(help="The players of the runs to compile for, e.g. 'ev,greedy' (default: each ruleset's default).")] = None,
+):
+    """Compile ahead of time what runs, score and shanten of these rulesets use, into the cache every later
+    mjsim process loads (docs/kernels.md#compiling-and-caching)."""
+    from sim.progress import progress_bar
+    from sim.ruleset import available, load_ruleset
+    from sim.warmup import warm
+
+    chosen = list(rulesets or available())
+    for ruleset in chosen:
+        load_ruleset(ruleset)  # an unknown ruleset is refused before anything compiles
+    with progress_bar("compiling", len(chosen) + 1) as advance:
+        steps = warm(chosen, players, progress=advance)
+    for what, seconds in steps:
+        typer.echo(f"{what}: {seconds:.1f} s")
 
 
 @app.command()
