@@ -190,10 +190,10 @@ def bench(
     if compile_cost:
         from sim import compile_benchmark
 
-        chosen = [name for name in compile_benchmark.tasks(Path(".")) if task is None or task in name]
-        if not chosen:
+        names = list(compile_benchmark.tasks(Path(".")))
+        if not any(task is None or task in name for name in names):
             raise UserError(f"--task {task!r} names no compile task")
-        with progress_bar("compiling on cold caches", len(compile_benchmark.tasks(Path(".")))) as advance:
+        with progress_bar("compiling on cold caches", len(names)) as advance:
             try:
                 results = compile_benchmark.run(progress=advance, only=task)
             except RuntimeError as error:

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import numpy as np
 
-from kernels.tiles import SUIT_SIZE, TILE_SETS
-from sim.hand_report import analyse
+from kernels.tiles import SUIT_LETTERS, SUIT_SIZE, TILE_SETS
 from sim.families import default_texts
+from sim.hand_report import analyse
 from sim.notation import parse_hand
 from sim.player_text import players_label
 from sim.ruleset import load_ruleset
@@ -21,7 +21,7 @@ def seven_pairs_text(tile_set: str) -> tuple[str, str]:
     """A winning hand every shipped ruleset scores (seven pairs of the first suit of its wall), with its
     winning tile: ('1122334455667m', '7m')."""
     first = int(np.flatnonzero(np.asarray(TILE_SETS[tile_set]) > 0)[0])
-    suit = "mps"[first // SUIT_SIZE] if first < 3 * SUIT_SIZE else "m"
+    suit = SUIT_LETTERS[first // SUIT_SIZE]
     return f"1122334455667{suit}", f"7{suit}"
 
 
@@ -33,12 +33,12 @@ def warm(rulesets: list[str], players=None, progress=None) -> list[tuple[str, fl
 
     steps = []
     with tempfile.TemporaryDirectory(prefix="mjsim-warmup-") as work:
-        for ruleset_id in rulesets:
+        for index, ruleset_id in enumerate(rulesets):
             ruleset = load_ruleset(ruleset_id)
             started = time.perf_counter()
             seats = runner.seated_players(ruleset, players)
             config = runner.RunConfig(ruleset_id, seats.names, 2, 1)
-            runner.run(config, Path(work) / ruleset.id, workers=1)
+            runner.run(config, Path(work) / str(index), workers=1)  # two files may share an id
             hand_text, win_text = seven_pairs_text(ruleset.tile_set)
             hand, win = parse_scoring_input(hand_text, win_text)
             score(hand, win, WinContext(), ruleset)
