@@ -30,6 +30,8 @@ from numba.core import types
 from numba.core.caching import FunctionCache
 from numba.core.dispatcher import Dispatcher
 
+from kernels.numba_inlining import copy_each_scope_once
+
 PACKAGES = ("kernels", "sim", "analysis")
 # numba's own objects (types, numpy functions it implements) print the same in every process; anything else
 # printed with its address would give a key that never matches again, so only its type is kept.
@@ -64,10 +66,27 @@ def use_code_keyed_numba_cache() -> None:
         enable_caching.code_keyed = True
         Dispatcher.enable_caching = enable_caching
     compile_calls_without_literals()
+    copy_each_scope_once()  # kernels/numba_inlining.py: what numba compiles is unchanged, only faster
+
+
+_INDEXES_USED: set[str] = set()  # the index file of every function this process loaded from or saved to the cache
 
 
 class CodeKeyedCache(FunctionCache):
     """numba's function cache, with ``compiled_code_digest`` added to each entry's key."""
+
+    def load_overload(self, sig, target_context):
+        self._note_index_used()
+        return super().load_overload(sig, target_context)
+
+    def save_overload(self, sig, data):
+        super().save_overload(sig, data)
+        self._note_index_used()
+
+    def _note_index_used(self):
+        index = getattr(self._cache_file, "_index_path", None)  # numba's own name for it (0.60 to 0.68)
+        if index is not None:
+            _INDEXES_USED.add(index)
 
     def _index_key(self, sig, codegen):
         try:
@@ -75,6 +94,22 @@ class CodeKeyedCache(FunctionCache):
         except Exception:  # noqa: BLE001  (a value the digest cannot read: key by the whole tree, as before)
             code = f"tree:{source_key()}"
         return (*super()._index_key(sig, codegen), code)
+
+
+def cache_files_used() -> dict[str, bytes]:
+    """The cache files of the functions this process has compiled or loaded so far, by their path under
+    ``numba_cache_dir()``: each function's index and its compiled code, for another process to start from
+    (a Dask worker: sim/worker_cache.py)."""
+    root = numba_cache_dir().resolve()
+    files = {}
+    for index in sorted(_INDEXES_USED):
+        index_path = Path(index).resolve()
+        if not index_path.is_relative_to(root) or not index_path.exists():
+            continue  # not under this cache (numba put it elsewhere), or never written
+        base = index_path.name.removesuffix(".nbi")
+        for path in [index_path, *sorted(index_path.parent.glob(f"{base}.*.nbc"))]:
+            files[path.relative_to(root).as_posix()] = path.read_bytes()
+    return files
 
 
 def compiled_code_digest(py_func, sig=()) -> str:

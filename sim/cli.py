@@ -14,6 +14,7 @@ from typing import Annotated
 import typer
 
 import kernels
+import sim
 from analysis.report import ReportError
 from analysis.rooms import RoomsError
 from analysis.tables import OutputPathError, write_text_atomically
@@ -795,6 +796,8 @@ def rules_table(
 
 
 def main() -> None:
+    if signal.getsignal(signal.SIGINT) is sim._abort_while_starting:  # started: Ctrl-C is KeyboardInterrupt again
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         # typer turns Ctrl-C into Exit(130), which standalone_mode=False returns instead of raising
         if app(standalone_mode=False) == 130:

@@ -42,7 +42,7 @@ from analysis.fan_tables import fan_frequency
 from analysis.player_faults import fault_counts, format_faults
 from analysis.rooms import load_rooms
 from analysis.tables import write_table, write_text_atomically
-from kernels.compile_cache import source_key
+from kernels.compile_cache import cache_files_used, source_key
 from sim import event_logs, run_directory, win_chances
 from sim.ev_calibration import lineup_note
 from sim.families import default_texts, family_of, rooms_path
@@ -439,7 +439,14 @@ def _run_on_dask(scheduler: str, config: RunConfig, directory: Path, todo, finis
         from distributed import as_completed as completed_on_cluster
     except ImportError:
         raise RunError("the dask backend needs dask[distributed]: pip install 'mjsim[dask]'") from None
+    from sim.worker_cache import PLUGIN_NAME, CompiledKernels
+
     with _dask_client(scheduler) as client:
+        # the kernels compiled (or loaded) here before the run began, for every worker before its first shard
+        try:
+            client.register_plugin(CompiledKernels(cache_files_used()), name=PLUGIN_NAME)
+        except Exception:  # noqa: BLE001, S110  (a worker that cannot take them compiles the kernels itself)
+            pass
         futures = {client.submit(_play_shard_on_dask, config, directory, *shard, logs, pure=False): shard for shard in todo}
         try:
             for future in completed_on_cluster(futures):

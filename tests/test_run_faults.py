@@ -267,6 +267,30 @@ def test_ctrl_c_in_a_batch_exits_130(tmp_path):
     assert process.returncode == 130 and error.strip().splitlines()[-1] == "aborted" and "Traceback" not in error
 
 
+def _numba_is_loading(pid: int) -> bool:
+    """Whether the process has begun to load numba's compiler library, which the `mjsim` command first
+    imports right after sim/__init__.py sets its start-up Ctrl-C handler, seconds before the command runs."""
+    try:
+        return "llvmlite" in Path(f"/proc/{pid}/maps").read_text()
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize("command", [MJSIM, [str(Path(sys.executable).parent / "mjsim")]], ids=["python -m", "mjsim"])
+def test_ctrl_c_while_the_command_is_starting_exits_130(command):
+    process = subprocess.Popen([*command, "score", "12345678m11222z", "--win", "9m"], cwd=ROOT, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, preexec_fn=_ctrl_c_as_at_a_terminal,
+                               env={**os.environ, "PYTHONPATH": str(ROOT)})  # this tree, wherever mjsim was installed from
+    deadline = time.monotonic() + 120
+    while not _numba_is_loading(process.pid):
+        assert time.monotonic() < deadline and process.poll() is None
+        time.sleep(0.01)
+    process.send_signal(signal.SIGINT)
+    output, error = process.communicate(timeout=60)
+    assert output == ""  # stopped while starting: the hand was never scored
+    assert process.returncode == 130 and error.strip().splitlines()[-1] == "aborted" and "Traceback" not in error
+
+
 def test_a_damaged_shanten_table_cache_is_rebuilt_not_trusted(tmp_path, monkeypatch):
     from kernels import tables
 

@@ -2,6 +2,7 @@
 run resumes where it stopped, every file carries its configuration, and bad input leaves results alone."""
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
@@ -146,6 +147,30 @@ def test_the_dask_backend_writes_the_same_files_as_the_local_one(tmp_path):
                     == shard_path(tmp_path / "dask" / name, index).read_bytes())
         assert on_cluster[name].fan_table.equals(local[name].fan_table)
         assert on_cluster[name].beans.equals(local[name].beans)
+
+
+def _kernels_in_this_process(counted):
+    """`counted` ("cache_hits" or "cache_misses") -> the numba functions of this process with any."""
+    import gc
+
+    return sorted(f"{function.py_func.__module__}.{function.__name__}" for function in gc.get_objects()
+                  if type(function).__name__ == "CPUDispatcher" and sum(getattr(function.stats, counted).values()))
+
+
+def test_dask_workers_on_a_cold_cache_play_the_clients_compiled_kernels_without_compiling(tmp_path):
+    from distributed import Client, LocalCluster
+
+    config = replace(CONFIG, shard_size=750)  # four shards, so that both workers play
+    workers_cache = tmp_path / "workers' numba cache"  # empty: the workers' machine has never compiled mjsim
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                      env={"NUMBA_CACHE_DIR": str(workers_cache)}) as cluster, Client(cluster) as client:
+        played = run(config, tmp_path / "dask", scheduler=cluster.scheduler_address)
+        compiled = client.run(_kernels_in_this_process, "cache_misses")  # what a worker compiled itself
+        loaded = client.run(_kernels_in_this_process, "cache_hits")
+    assert played.played == config.deals and len(compiled) == 2
+    assert all(names == [] for names in compiled.values()), compiled
+    assert all("sim.erren.engine._play_deals" in names for names in loaded.values()), loaded
+    assert list(workers_cache.rglob("*.nbi")) and not list(workers_cache.rglob(".*"))  # written whole, no leftovers
 
 
 def test_an_unreachable_scheduler_is_one_error_line(mjsim, tmp_path, monkeypatch):
