@@ -53,6 +53,13 @@ def write_text_atomically(path: Path, text: str) -> Path:
     return path
 
 
+def write_bytes_atomically(path: Path, content: bytes) -> Path:
+    """``write_text_atomically`` for bytes."""
+    with _replacing(Path(path)) as temporary:
+        Path(temporary).write_bytes(content)
+    return path
+
+
 class OutputPathError(ValueError):
     """An output path that mjsim will not write: it exists and is not a regular file."""
 

@@ -8,12 +8,11 @@ process reading the cache meanwhile never sees half a file. numba trusts an entr
 files (path, size and modification time), so a worker whose mjsim sits elsewhere compiles as before.
 """
 
-import os
-import tempfile
 from pathlib import Path
 
 from distributed.diagnostics.plugin import WorkerPlugin
 
+from analysis.tables import write_bytes_atomically
 from kernels.compile_cache import numba_cache_dir
 
 PLUGIN_NAME = "mjsim-compiled-kernels"
@@ -34,14 +33,6 @@ def write_cache_files(root: Path, files: dict[str, bytes]) -> int:
         target = root / relative
         if target.is_file() and target.stat().st_size == len(content) and target.read_bytes() == content:
             continue  # the same file (the client's own cache, on one machine): never written twice
-        target.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
-        try:
-            with os.fdopen(handle, "wb") as out:
-                out.write(content)
-            os.replace(temporary, target)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+        write_bytes_atomically(target, content)
         written += 1
     return written
