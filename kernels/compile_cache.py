@@ -30,6 +30,7 @@ from numba.core import types
 from numba.core.caching import FunctionCache
 from numba.core.dispatcher import Dispatcher
 
+from kernels.numba_flags import compare_flags_quickly
 from kernels.numba_inlining import copy_each_scope_once
 
 PACKAGES = ("kernels", "sim", "analysis")
@@ -67,6 +68,7 @@ def use_code_keyed_numba_cache() -> None:
         Dispatcher.enable_caching = enable_caching
     compile_calls_without_literals()
     copy_each_scope_once()  # kernels/numba_inlining.py: what numba compiles is unchanged, only faster
+    compare_flags_quickly()  # kernels/numba_flags.py: likewise
 
 
 _INDEXES_USED: set[str] = set()  # the index file of every function this process loaded from or saved to the cache
