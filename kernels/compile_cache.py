@@ -15,6 +15,13 @@ An edit to a function's own file still recompiles that file's functions (numba's
 ``compile_calls_without_literals`` makes numba compile a function once per argument types, not once per
 constant it is called with. Every package's ``__init__`` calls ``use_code_keyed_numba_cache`` before any kernel
 is defined.
+
+Two processes that miss the same cached function at once (two test workers, two runs started together)
+would both compile it and both write it. A process that misses therefore takes an exclusive lock on the
+function's index (a ``.lock`` file beside it) and looks again once it has the lock: if another process
+compiled the function meanwhile, it loads that. The lock is let go when its compile ends, saved or failed.
+A process holds locks only along the chain of functions it is compiling, each a callee of the one before,
+and numba caches no recursive function, so two processes never wait for each other.
 """
 
 import builtins
@@ -26,6 +33,11 @@ from pathlib import Path
 
 import numba
 import numpy as np
+
+try:
+    import fcntl
+except ImportError:  # not on Windows: there, two processes may compile the same function at once
+    fcntl = None
 from numba.core import types
 from numba.core.caching import FunctionCache
 from numba.core.dispatcher import Dispatcher
@@ -67,6 +79,8 @@ def use_code_keyed_numba_cache() -> None:
         enable_caching.code_keyed = True
         Dispatcher.enable_caching = enable_caching
     compile_calls_without_literals()
+    if not getattr(Dispatcher.compile, "lets_go_of_the_compile_lock", False):
+        Dispatcher.compile = _letting_go_of_the_compile_lock(Dispatcher.compile)
     copy_each_scope_once()  # kernels/numba_inlining.py: what numba compiles is unchanged, only faster
     compare_flags_quickly()  # kernels/numba_flags.py: likewise
 
@@ -74,12 +88,19 @@ def use_code_keyed_numba_cache() -> None:
 _INDEXES_USED: set[str] = set()  # the index file of every function this process loaded from or saved to the cache
 
 
+_COMPILE_LOCKS_HELD: dict[str, int] = {}  # lock file -> its open descriptor, while this process compiles
+
+
 class CodeKeyedCache(FunctionCache):
-    """numba's function cache, with ``compiled_code_digest`` added to each entry's key."""
+    """numba's function cache, with ``compiled_code_digest`` added to each entry's key, and a lock that lets
+    one process at a time compile a function that is not cached yet."""
 
     def load_overload(self, sig, target_context):
         self._note_index_used()
-        return super().load_overload(sig, target_context)
+        loaded = super().load_overload(sig, target_context)
+        if loaded is None and self._waited_for_compile_lock():
+            loaded = super().load_overload(sig, target_context)  # compiled meanwhile by the process it waited for
+        return loaded
 
     def save_overload(self, sig, data):
         super().save_overload(sig, data)
@@ -96,6 +117,47 @@ class CodeKeyedCache(FunctionCache):
         except Exception:  # noqa: BLE001  (a value the digest cannot read: key by the whole tree, as before)
             code = f"tree:{source_key()}"
         return (*super()._index_key(sig, codegen), code)
+
+    def _compile_lock_path(self):
+        index = getattr(self._cache_file, "_index_path", None)  # numba's own name for it (0.60 to 0.68)
+        return None if index is None else index + ".lock"
+
+    def _waited_for_compile_lock(self) -> bool:
+        """Take the function's compile lock, waiting while another process holds it; False when this process
+        holds it already (another thread's compile) or cannot lock (no fcntl, a cache it cannot write)."""
+        path = self._compile_lock_path()
+        if fcntl is None or path is None or path in _COMPILE_LOCKS_HELD:
+            return False
+        try:
+            descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError:
+            return False
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        _COMPILE_LOCKS_HELD[path] = descriptor
+        return True
+
+    def let_go_of_compile_lock(self):
+        descriptor = _COMPILE_LOCKS_HELD.pop(self._compile_lock_path(), None)
+        if descriptor is not None:
+            fcntl.flock(descriptor, fcntl.LOCK_UN)
+            os.close(descriptor)
+
+
+def _letting_go_of_the_compile_lock(compile_function):
+    """numba's ``Dispatcher.compile``, then the compile lock of the function let go, whether the compile saved
+    it, found it cached or failed (a failed compile would otherwise keep other processes waiting)."""
+
+    def compile(self, sig):
+        try:
+            return compile_function(self, sig)
+        finally:
+            let_go = getattr(self._cache, "let_go_of_compile_lock", None)
+            if let_go is not None:
+                let_go()
+
+    compile.lets_go_of_the_compile_lock = True
+    return compile
+
 
 
 def cache_files_used() -> dict[str, bytes]:

@@ -4,16 +4,21 @@ compiled into it changes, even in another file, and not when anything else in th
 Each test works on a copy of the source tree with its own cache, and counts what numba compiles (its
 "numba:compile" events, which fire on a cache miss only) in a fresh process."""
 
+import fcntl
+import json
 import os
 import shutil
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
 from numba import njit, types
+from numba.core import errors
 
+from kernels import compile_cache
 from kernels.compile_cache import compiled_code_digest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -175,3 +180,81 @@ def test_after_warmup_a_new_process_scores_without_compiling(mjsim):
 def test_warmup_refuses_an_unknown_ruleset_before_compiling(mjsim):
     code, _, error = mjsim("warmup", "no-such-ruleset")
     assert code == 2 and error.startswith("error: unknown ruleset 'no-such-ruleset'")
+
+
+# One process compiles a kernel, held at the start of its compile until the test lets it go; a second process
+# misses the same kernel meanwhile. Each prints what it computed and its cache misses and hits.
+COMPILE_ONE = textwrap.dedent("""
+    import json, sys
+    import kernels  # the code-keyed cache and its compile lock, before the kernel is defined
+    from numba.core import event
+    if sys.argv[1] == "hold":
+        class Gate(event.Listener):
+            def on_start(self, happening):
+                print("compiling", flush=True)
+                sys.stdin.readline()
+
+            def on_end(self, happening):
+                pass
+
+        event.register("numba:compile", Gate())
+    from doubling import double
+    value = double(21)
+    print(json.dumps({"value": int(value), "misses": sum(double.stats.cache_misses.values()),
+                      "hits": sum(double.stats.cache_hits.values())}), flush=True)
+""")
+
+
+def _waiting_for_a_lock(pid: int) -> bool:
+    """Whether the process waits for a file lock: the kernel lists each waiter with "->" in /proc/locks."""
+    return any("->" in line and f" {pid} " in line for line in Path("/proc/locks").read_text().splitlines())
+
+
+@pytest.mark.skipif(not Path("/proc/locks").exists(), reason="needs Linux's /proc/locks to see a waiting process")
+def test_a_process_that_misses_a_kernel_another_is_compiling_waits_for_it_and_loads_it(tmp_path):
+    (tmp_path / "doubling.py").write_text("from numba import njit\n\n\n@njit(cache=True)\ndef double(x):\n    return 2 * x\n")
+    environment = {key: value for key, value in os.environ.items() if key != "NUMBA_CACHE_DIR"}
+    environment.update(PYTHONPATH=os.pathsep.join([str(ROOT), str(tmp_path)]), MJSIM_CACHE_DIR=str(tmp_path / "cache"))
+
+    def start(role):
+        return subprocess.Popen([sys.executable, "-c", COMPILE_ONE, role], env=environment, cwd=tmp_path, text=True,
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+    first = start("hold")
+    second = None
+    try:
+        assert first.stdout.readline().strip() == "compiling", first.stderr.read()
+        second = start("load")
+        deadline = time.monotonic() + 300
+        while not _waiting_for_a_lock(second.pid):  # the readiness signal: it waits for the first's lock
+            assert second.poll() is None, f"did not wait for the compiling process: {second.communicate()}"
+            assert time.monotonic() < deadline, "the second process never waited for the lock"
+            time.sleep(0.05)
+        first.stdin.write("\n")
+        first.stdin.flush()
+        compiled, first_errors = first.communicate(timeout=300)
+        loaded, second_errors = second.communicate(timeout=300)
+    finally:
+        for process in (first, second):
+            if process is not None and process.poll() is None:
+                process.kill()
+    assert first.returncode == 0 and second.returncode == 0, first_errors + second_errors
+    assert json.loads(compiled) == {"value": 42, "misses": 1, "hits": 0}
+    assert json.loads(loaded) == {"value": 42, "misses": 0, "hits": 1}
+
+
+@njit(cache=True)
+def _does_not_type(count):
+    return count + "tiles"
+
+
+def test_a_compile_that_fails_lets_go_of_its_lock_so_no_other_process_waits_for_it():
+    with pytest.raises(errors.TypingError):
+        _does_not_type(3)
+    lock = _does_not_type._cache._compile_lock_path()
+    assert Path(lock).exists() and not compile_cache._COMPILE_LOCKS_HELD  # it was taken, and let go
+    descriptor = os.open(lock, os.O_RDWR)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)  # raises if any process still held it
+    finally:
+        os.close(descriptor)
