@@ -33,17 +33,17 @@ from pathlib import Path
 
 import numba
 import numpy as np
-
-try:
-    import fcntl
-except ImportError:  # not on Windows: there, two processes may compile the same function at once
-    fcntl = None
 from numba.core import types
 from numba.core.caching import FunctionCache
 from numba.core.dispatcher import Dispatcher
 
 from kernels.numba_flags import compare_flags_quickly
 from kernels.numba_inlining import copy_each_scope_once
+
+try:
+    import fcntl
+except ImportError:  # not on Windows: there, two processes may compile the same function at once
+    fcntl = None
 
 PACKAGES = ("kernels", "sim", "analysis")
 # numba's own objects (types, numpy functions it implements) print the same in every process; anything else
@@ -157,7 +157,6 @@ def _letting_go_of_the_compile_lock(compile_function):
 
     compile.lets_go_of_the_compile_lock = True
     return compile
-
 
 
 def cache_files_used() -> dict[str, bytes]:
