@@ -106,8 +106,11 @@ class CodeKeyedCache(FunctionCache):
         super().save_overload(sig, data)
         self._note_index_used()
 
+    def _index_path(self):
+        return getattr(self._cache_file, "_index_path", None)  # numba's own name for it (0.60 to 0.68)
+
     def _note_index_used(self):
-        index = getattr(self._cache_file, "_index_path", None)  # numba's own name for it (0.60 to 0.68)
+        index = self._index_path()
         if index is not None:
             _INDEXES_USED.add(index)
 
@@ -119,7 +122,7 @@ class CodeKeyedCache(FunctionCache):
         return (*super()._index_key(sig, codegen), code)
 
     def _compile_lock_path(self):
-        index = getattr(self._cache_file, "_index_path", None)  # numba's own name for it (0.60 to 0.68)
+        index = self._index_path()
         return None if index is None else index + ".lock"
 
     def _waited_for_compile_lock(self) -> bool:
