@@ -1,6 +1,6 @@
 """Whether players' reported chances of winning come true: the calibration table of a run.
 
-A player may report, with each discard, its chance of winning the deal (sim.win_chances; ``ev`` always
+A player may report, with each discard, its chance of winning the deal (sim.core.win_chances; ``ev`` always
 does). The table puts every report in a bucket by its value (tenths: 0-10%, ..., 90-100%) and gives, per
 player and bucket, the reports, the deals they came from, their mean, the share of them made in deals that
 the seat went on to win, and the gap: that share less the mean report. A player whose 30% reports win 30%
@@ -36,7 +36,7 @@ def _clustered_error(values: np.ndarray, clusters: np.ndarray) -> float:
 
 
 def calibration_table(chances: pd.DataFrame, records: pd.DataFrame, won: np.ndarray, players) -> pd.DataFrame:
-    """The calibration table (module text). `chances`: deal, seat, chance (``sim.runner.read_win_chances``);
+    """The calibration table (module text). `chances`: deal, seat, chance (``sim.runs.runner.read_win_chances``);
     `records`: the run's records (their ``deal`` column); `won`: (deals, seats) bool, in the records' order
     (the family's ``money.seat_wins``); `players`: each seat's player text (seats with the same text are
     pooled)."""

@@ -18,7 +18,7 @@ The intervals. A statistic is a ratio of per-deal sums, R = sum(x) / sum(w): w =
 reports for a mean reported chance. Its linearised values z_i = (x_i - R w_i) / mean(w) (the delta method)
 have mean zero and give R's standard error as sd(z) / sqrt(n); paired, d_i = z_B,i - z_A,i and the
 difference's standard error is sd(d) / sqrt(n). Every figure is a sum over deals, so the intervals are
-clustered by deal: right for 血战, where one deal has several wins. ``tests/naive.py`` has the textbook
+clustered by deal: right for 血战, where one deal has several wins. ``tests/kernels/naive.py`` has the textbook
 form (the gradient and the covariance matrix), against which the tests check these.
 
 A row whose count (the events behind it: the deals or wins counted in a share, the wins or reports behind
@@ -35,14 +35,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis.fan_tables import fan_column
-from analysis.rooms import Room, load_rooms
-from analysis.statistics import Z_95
-from analysis.tables import write_table
 from kernels.fan_ids import FAN_IDS
+from sim.core.result_files import write_table
+from sim.core.rooms import Room, load_rooms
+from sim.core.run_records import fan_column, load_run, read_records, read_run_file, read_win_chances
+from sim.core.statistics import Z_95
+from sim.core.terminal_text import display_width, pad
 from sim.families import default_texts, family_of, rooms_path
-from sim.player_text import players_label
-from sim.terminal_text import display_width, pad
+from sim.players.player_text import players_label
 
 FEWEST = 10  # occurrences on a side below which a row is too few to tell (a rare fan seen 3 times against 7)
 CONFIDENCE = 0.95
@@ -60,10 +60,10 @@ class Side:
     """One run as the comparison reads it: where it is, its run.json, its ruleset, its records and reports."""
     directory: Path
     stored: dict  # run.json as written (the configuration, the ruleset's text, the source hash)
-    config: object  # sim.runner.RunConfig
+    config: object  # sim.core.run_records.RunConfig
     ruleset: object
     records: pd.DataFrame
-    chances: pd.DataFrame  # deal, seat, chance (sim.runner.read_win_chances)
+    chances: pd.DataFrame  # deal, seat, chance (sim.core.run_records.read_win_chances)
 
     @cached_property
     def defaults(self) -> dict:
@@ -103,7 +103,7 @@ class Comparison:
     a: Side
     b: Side
     pairing: Pairing
-    rooms: list  # analysis.rooms.Room, the rooms pricing the money rows
+    rooms: list  # sim.core.rooms.Room, the rooms pricing the money rows
     currency: str
     rows: pd.DataFrame  # COLUMNS
 
@@ -145,17 +145,15 @@ def difference_interval(xa, wa, xb, wb, paired: bool, z: float = Z_95) -> tuple[
 
 def load_side(directory: Path) -> Side:
     """The run in `directory`, every shard checked as `mjsim analyze` checks it (RunError otherwise)."""
-    from sim import runner
-
     directory = Path(directory)
     if not directory.exists() and not directory.is_symlink():
         raise CompareError(f"{directory} does not exist")
     if not directory.is_dir():
         raise CompareError(f"{directory} is not a run directory (it is not a directory)")
-    config, ruleset = runner.load_run(directory)
-    stored = runner.read_run_file(directory)
-    records = runner.read_records(directory, config, ruleset)
-    chances = runner.read_win_chances(directory, config, ruleset)
+    config, ruleset = load_run(directory)
+    stored = read_run_file(directory)
+    records = read_records(directory, config, ruleset)
+    chances = read_win_chances(directory, config, ruleset)
     return Side(directory, stored, config, ruleset, records, chances)
 
 
@@ -464,7 +462,7 @@ def as_json(comparison: Comparison) -> str:
 
 
 def write(comparison: Comparison, path: Path) -> Path:
-    """The rows as Parquet at `path`, written atomically with the comparison's metadata (analysis.tables)."""
+    """The rows as Parquet at `path`, written atomically with the comparison's metadata (sim.core.result_files)."""
     return write_table(comparison.rows, path, metadata(comparison))
 
 

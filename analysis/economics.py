@@ -11,8 +11,8 @@ own seed; the result is a pure function of the run, the rooms and that seed.
 import numpy as np
 import pandas as pd
 
-from analysis.rooms import Room
-from analysis.statistics import wilson_interval
+from sim.core.rooms import Room
+from sim.core.statistics import wilson_interval
 
 STAKES_WHEN_NO_MINIMUM = 100
 

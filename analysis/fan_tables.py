@@ -4,14 +4,10 @@ per win, with 95% Wilson intervals. (Each family's outcome summary lives with it
 import numpy as np
 import pandas as pd
 
-from analysis.statistics import wilson_interval
-from kernels.fan_ids import FAN_IDS, Fan
-from sim.ruleset import Ruleset
-
-
-def fan_column(fan: Fan) -> str:
-    """The records column holding each deal's count of `fan`."""
-    return f"fan_{FAN_IDS[fan]}"
+from kernels.fan_ids import FAN_IDS
+from sim.core.ruleset import Ruleset
+from sim.core.run_records import fan_column
+from sim.core.statistics import wilson_interval
 
 
 def fan_frequency(wins: pd.DataFrame, deals: int, ruleset: Ruleset) -> pd.DataFrame:

@@ -5,7 +5,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis.rooms import Room
+from sim.core.rooms import Room
 
 
 def _pyplot():

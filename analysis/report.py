@@ -21,12 +21,18 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from analysis import compare
 from analysis import svg_charts as charts
+from analysis.leagues import league_matrix
 from analysis.player_faults import COLUMN_PREFIX as FAULT_PREFIX
 from analysis.player_faults import fault_counts, format_faults
 from analysis.svg_charts import escape
-from analysis.tables import read_metadata, require_regular_file, write_text_atomically
-from sim.player_text import players_label
+from sim.core.result_files import read_metadata, require_regular_file, write_text_atomically
+from sim.core.ruleset import RulesetError, parse_ruleset_text
+from sim.core.run_directory import RunError
+from sim.core.run_records import load_run, read_records, read_run_file
+from sim.families import default_texts, family_of
+from sim.players.player_text import players_label
 
 REPORT_FILE = "report.html"
 TOP_FANS = 25
@@ -59,8 +65,6 @@ class ReportError(ValueError):
 def write_report(directory: Path, comparison=None) -> Path:
     """Write ``directory/report.html``, the page of the run in `directory` (module text), and return its path;
     with `comparison` (``analysis.compare.Comparison`` of another run with this one), a Comparison section too."""
-    from sim.runner import read_run_file
-
     directory = Path(directory)
     tables = {path.stem: path for path in sorted(directory.glob("*.parquet"))}
     run_file = directory / "run.json"
@@ -145,7 +149,6 @@ def _run_table_config(path: Path) -> dict:
 
 def write_league_report(table_path: Path) -> Path:
     """Write the page of a league table (``mjsim league --out``) beside it, as .html, and return its path."""
-    from sim.duel import league_matrix
 
     table_path = Path(table_path)
     table, metadata = _read_table(table_path), read_metadata(table_path)
@@ -222,15 +225,11 @@ def _today() -> str:
 def _defaults(ruleset) -> dict | None:
     """The default texts of the ruleset's family's built-in players (sim.families.default_texts), or None
     where the run's ruleset could not be read back."""
-    from sim.families import default_texts
-
     return default_texts(ruleset) if ruleset is not None else None
 
 
 def _ruleset(config: dict):
     """The run's ruleset, built from the text the run kept (so a since-edited file does not matter), or None."""
-    from sim.ruleset import RulesetError, parse_ruleset_text
-
     source = config.get("ruleset_source")
     try:
         return parse_ruleset_text(source, str(config.get("ruleset"))) if isinstance(source, str) and source else None
@@ -240,8 +239,6 @@ def _ruleset(config: dict):
 
 def _currency(ruleset, tables: dict) -> str:
     if ruleset is not None:
-        from sim.families import family_of
-
         return family_of(ruleset).currency_for(ruleset)
     return "money" if "money" in tables else "beans"
 
@@ -408,12 +405,9 @@ def histogram_bins(values: np.ndarray) -> tuple[list[str], list[int]]:
 
 def _records(directory: Path) -> tuple[pd.DataFrame | None, str]:
     """The columns of the run's records the page reads, or None and why they cannot be read."""
-    from sim import runner
-    from sim.ruleset import RulesetError
-
     try:
-        return runner.read_records(directory, *runner.load_run(directory), wanted=_is_read_column), ""
-    except (runner.RunError, RulesetError, OSError) as error:
+        return read_records(directory, *load_run(directory), wanted=_is_read_column), ""
+    except (RunError, RulesetError, OSError) as error:
         return None, str(error)
 
 
@@ -635,8 +629,6 @@ def _calibration_section(frame: pd.DataFrame) -> str:
 def _comparison_section(comparison) -> str:
     """Another run set beside this one (``mjsim report RUN --compare OTHER``): both runs and how they are
     paired, the differences of the fans' shares of wins as a chart, and every row as a table."""
-    from analysis import compare
-
     rows, hidden = compare.shown_rows(comparison.rows)
     facts = [("A (this run)", comparison.a.title), ("B", comparison.b.title), ("pairing", comparison.pairing.text()),
              ("rows", (f"B - A with {compare.CONFIDENCE:.0%} intervals; counts: the events behind each figure; ! marks "

@@ -165,7 +165,7 @@ def _letting_go_of_the_compile_lock(compile_function):
 def cache_files_used() -> dict[str, bytes]:
     """The cache files of the functions this process has compiled or loaded so far, by their path under
     ``numba_cache_dir()``: each function's index and its compiled code, for another process to start from
-    (a Dask worker: sim/worker_cache.py)."""
+    (a Dask worker: sim/runs/worker_cache.py)."""
     root = numba_cache_dir().resolve()
     files = {}
     for index in sorted(_INDEXES_USED):

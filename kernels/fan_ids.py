@@ -128,7 +128,7 @@ HUMAN_HAND_FLAG = 512  # 人胡
 DISCARD_AFTER_KONG_FLAG = 1024  # 杠上炮: won on the discard a player made right after its kong
 EXTRA_DRAW_FLAG = 2048  # won in the extra draws after an exhausted wall (erren-challenge's 海底捞月)
 
-# The WinContext field (sim.scoring) behind each bit.
+# The WinContext field (sim.families.scoring) behind each bit.
 CONTEXT_FLAG_BITS = {
     "self_drawn": SELF_DRAWN_FLAG,
     "last_tile": LAST_WALL_TILE_FLAG,

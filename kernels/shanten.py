@@ -330,7 +330,7 @@ def _ukeire_one(counts, n_melds, live, suit, honors, scratch, columns):
     A draw changes only its own group's row, and lowers each column of it by one at most, so it lowers
     the hand's distance only through a column on one of the hand's best splits. Each group's few such
     columns are found once; a draw then compares its new row with them instead of splitting the whole
-    hand again (the result is the same: tests/test_shanten.py checks it against the definition).
+    hand again (the result is the same: tests/kernels/test_shanten.py checks it against the definition).
     `columns`: an int64 work array of at least 20 entries."""
     n_sets = MAX_SETS - n_melds
     man, pin, sou, honor, pairs, singles = _hand_groups(counts)

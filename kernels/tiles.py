@@ -30,5 +30,5 @@ TILE_SET_TONG_TIAO.setflags(write=False)
 
 TILE_SETS = {"all": TILE_SET_ALL, "wan-honours": TILE_SET_WAN_HONOURS, "tong-tiao": TILE_SET_TONG_TIAO}
 
-# Meld codes: a meld is (code, lowest tile kind); sim.notation.MeldKind names them.
+# Meld codes: a meld is (code, lowest tile kind); sim.core.notation.MeldKind names them.
 MELD_CHOW, MELD_PONG, MELD_KONG, MELD_CONCEALED_KONG = 0, 1, 2, 3

@@ -5,7 +5,6 @@ stderr and exit status 2, never a traceback.
 """
 
 import json
-import math
 import signal
 import sys
 from pathlib import Path
@@ -16,19 +15,15 @@ import typer
 import kernels
 import sim
 from analysis.report import ReportError
-from analysis.rooms import RoomsError
-from analysis.tables import OutputPathError, write_text_atomically
 from kernels.tiles import TILE_SETS
-from sim.challenge_levels import LevelsError
-from sim.notation import NotationError, parse_hand, parse_tiles
-from sim.player_text import PlayerError
-from sim.ruleset import RulesetError
-from sim.runner import RunError
-from sim.scoring import ScoringError
+from sim.core.notation import NotationError, parse_hand, parse_tiles
+from sim.core.result_files import OutputPathError, write_text_atomically
+from sim.core.rooms import RoomsError
+from sim.core.ruleset import RulesetError
 
 # Limits checked up front, so that a huge value is one error line, not an overflow deep in a kernel or a
 # machine brought down growing toward all its memory (shared with the run directory's reader).
-from sim.size_limits import (
+from sim.core.size_limits import (
     LARGEST_DEALS,
     LARGEST_DUEL,
     LARGEST_RUNS,
@@ -38,6 +33,15 @@ from sim.size_limits import (
     LARGEST_SIMULATED,
     check_memory,
 )
+from sim.core.win_context import ScoringError
+from sim.erren.challenge.levels import LevelsError
+from sim.families import FAMILIES, calibration_tables, ruleset_ids
+from sim.players.player_text import PlayerError
+from sim.runs.runner import RunError
+
+# What the help texts list, read from the families' registry (sim.families)
+RULESET_HELP = f"Ruleset id ({', '.join(ruleset_ids())}) or a ruleset .toml file."
+ROOMS_FILES = ", ".join(str(family.rooms_file.relative_to(Path(sim.__file__).parent.parent)) for family in FAMILIES.values())
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="mjsim: Monte Carlo simulator for two-player Chinese mahjong.")
 
@@ -52,8 +56,8 @@ def _within(name: str, value: int, low: int, high: int) -> None:
 
 
 def _batch_input(path: Path) -> list[str]:
-    """The lines of a batch file, or of standard input for `-` (split on newlines only: sim.batch_text)."""
-    from sim.batch_text import BatchLineError, decode, split_lines
+    """The lines of a batch file, or of standard input for `-` (split on newlines only: sim.core.batch_text)."""
+    from sim.core.batch_text import BatchLineError, decode, split_lines
 
     if str(path) == "-":
         data, name = sys.stdin.buffer.read(), "standard input"
@@ -69,7 +73,7 @@ def _batch_input(path: Path) -> list[str]:
 
 def _version(show: bool) -> None:
     if show:
-        from analysis.tables import versions
+        from sim.core.result_files import versions
 
         typer.echo(f"mjsim {versions()['mjsim']}")
         raise typer.Exit()
@@ -107,7 +111,7 @@ def shanten(
     tile_set: Annotated[str, typer.Option(help="Which tiles are in the wall: 'all' (136) or 'wan-honours' (万 and honours, 二人麻将).")] = "all",
 ):
     """Shanten (standard form, seven pairs, best), waits with copies left, and ukeire of a hand."""
-    from sim.hand_report import analyse, batch_line, format_report
+    from sim.commands.hand_report import analyse, batch_line, format_report
 
     copies = _tile_set(tile_set)
     if (hand is None) == (batch is None):
@@ -138,16 +142,16 @@ def score(
     discard_after_kong: Annotated[bool, typer.Option("--discard-after-kong", help="杠上炮 (血战 family): on the discard made right after the discarder's kong.")] = False,
     extra_draw: Annotated[bool, typer.Option("--extra-draw", help="erren-challenge: self-drawn in the extra draws after an exhausted wall (海底捞月).")] = False,
     bonus: Annotated[str, typer.Option(help="erren-challenge: the face-up bonus tiles (花牌), e.g. 7z.")] = "",
-    ruleset: Annotated[str, typer.Option(help="Ruleset id (erren, erren-classic, erren-challenge, liangmen-xuezhan, sanren-liangfang) or a ruleset .toml file.")] = "erren",
+    ruleset: Annotated[str, typer.Option(help=RULESET_HELP)] = "erren",
     batch: Annotated[Path | None, typer.Option(help="A JSONL file of hands ('-': standard input; docs/scoring.md); one JSON line out per line in.")] = None,
     out: Annotated[Path | None, typer.Option(help="With --batch: write the output lines here instead of stdout.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the score as one JSON object (a batch output line).")] = False,
 ):
     """Score a winning hand: its fans (seed name, value, count), the total, and whether it reaches the minimum
     (血战 rulesets: the value per payer, before and after the cap; erren-challenge: the points)."""
-    from sim.ruleset import load_ruleset
-    from sim.scoring import WinContext, batch_lines, bonus_kinds, parse_scoring_input
-    from sim.scoring import score as score_hand
+    from sim.core.ruleset import load_ruleset
+    from sim.families.scoring import WinContext, batch_lines, bonus_kinds, parse_scoring_input
+    from sim.families.scoring import score as score_hand
 
     rules = load_ruleset(ruleset)
     if batch is not None:
@@ -185,11 +189,11 @@ def bench(
     """Rates of the shanten, waits, ukeire and fan kernels (against PyPI mahjong and PyMahjongGB on the same
     hands) and of whole deals per heuristic pairing (against riichienv when installed); or, with --compile,
     what compiling costs on a cold cache."""
-    from sim import benchmark
-    from sim.progress import progress_bar
+    from sim.commands import benchmark
+    from sim.core.progress import progress_bar
 
     if compile_cost:
-        from sim import compile_benchmark
+        from sim.commands import compile_benchmark
 
         names = list(compile_benchmark.tasks(Path(".")))
         if not any(task is None or task in name for name in names):
@@ -220,9 +224,9 @@ def warmup(
 ):
     """Compile ahead of time what runs, score and shanten of these rulesets use, into the cache every later
     mjsim process loads (docs/kernels.md#compiling-and-caching)."""
-    from sim.progress import progress_bar
-    from sim.ruleset import available, load_ruleset
-    from sim.warmup import warm
+    from sim.commands.warmup import warm
+    from sim.core.progress import progress_bar
+    from sim.core.ruleset import available, load_ruleset
 
     chosen = list(rulesets or available())
     for ruleset in chosen:
@@ -240,9 +244,9 @@ def demo(
     out: Annotated[Path, typer.Option(help="Directory for the table.")] = Path("results/demo"),
 ):
     """Deal initial 二人麻将 hands and tabulate their shanten and ukeire (writes Parquet under results/)."""
-    from analysis.tables import write_table
-    from sim.demo import initial_shanten_table
-    from sim.progress import progress_bar
+    from sim.commands.demo import initial_shanten_table
+    from sim.core.progress import progress_bar
+    from sim.core.result_files import write_table
 
     _within("--deals", deals, 1, LARGEST_DEALS)
     _within("--seed", seed, 0, LARGEST_SEED)
@@ -258,7 +262,7 @@ def demo(
 
 @app.command()
 def replay(
-    ruleset: Annotated[str, typer.Option(help="Ruleset id (erren, erren-classic, erren-challenge, liangmen-xuezhan, sanren-liangfang) or a ruleset .toml file.")] = "erren",
+    ruleset: Annotated[str, typer.Option(help=RULESET_HELP)] = "erren",
     seed: Annotated[int, typer.Option(help="Seed of the run the deal belongs to.")] = 1,
     deal: Annotated[int, typer.Option(help="Index of the deal in the run.")] = 0,
     players: Annotated[str | None, typer.Option(help="One player per seat, e.g. 'greedy,random' or 'value:speed=6,defensive' (default greedy in every seat).")] = None,
@@ -266,9 +270,9 @@ def replay(
     json_lines: Annotated[bool, typer.Option("--json", help="Print the deal's events as JSON lines, in the schema of the event logs `mjsim run --logs` writes (docs/event-logs.md).")] = False,
 ):
     """Replay one deal: every draw, discard, claim and the final scoring, in MPSZ notation (or, with --json, its events as data)."""
-    from sim import runner
+    from sim.core.ruleset import load_ruleset
     from sim.families import family_of
-    from sim.ruleset import load_ruleset
+    from sim.runs import runner
 
     _within("--seed", seed, 0, LARGEST_SEED)
     _within("--deal", deal, 0, LARGEST_DEALS)
@@ -281,7 +285,7 @@ def replay(
     finally:
         seats.close()
     if json_lines:
-        from sim.event_logs import json_lines as as_json_lines
+        from sim.core.event_logs import json_lines as as_json_lines
 
         typer.echo(as_json_lines(family.event_log.deal_table(log)), nl=False)
         return
@@ -290,7 +294,7 @@ def replay(
 
 @app.command()
 def run(
-    ruleset: Annotated[str, typer.Option(help="Ruleset id (erren, erren-classic, erren-challenge, liangmen-xuezhan, sanren-liangfang) or a ruleset .toml file.")] = "erren",
+    ruleset: Annotated[str, typer.Option(help=RULESET_HELP)] = "erren",
     players: Annotated[str | None, typer.Option(help="One player per seat, e.g. 'greedy,greedy' or 'value:speed=6,defensive' (default greedy in every seat).")] = None,
     deals: Annotated[int, typer.Option(help="Number of deals.")] = 200_000,
     seed: Annotated[int, typer.Option(help="Seed; deal i is a pure function of (seed, i).")] = 1,
@@ -300,16 +304,16 @@ def run(
     session_length: Annotated[int, typer.Option(help="Deals per session with dealer rotation (0: every deal draws its dealer).")] = 0,
     resume: Annotated[bool, typer.Option("--resume", help="Finish an interrupted run in --out: play its missing shards, and again any unsound one.")] = False,
     allow_code_change: Annotated[bool, typer.Option("--allow-code-change", help="With --resume: finish a run started by other code (its deals may differ).")] = False,
-    rooms: Annotated[Path | None, typer.Option(help="A rooms file for the money tables; default the family's (sim/erren/rooms.toml, sim/xuezhan/rooms.toml).")] = None,
+    rooms: Annotated[Path | None, typer.Option(help=f"A rooms file for the money tables; default the family's ({ROOMS_FILES}).")] = None,
     backend: Annotated[str, typer.Option(help="'local' (worker processes here) or 'dask' (an existing Dask cluster).")] = "local",
     scheduler: Annotated[str | None, typer.Option(help="With --backend dask: the scheduler's address, e.g. tcp://10.0.0.1:8786.")] = None,
     logs: Annotated[bool, typer.Option("--logs", help="Also write every deal's event log, one Parquet file per shard under logs/ (docs/event-logs.md).")] = False,
     report: Annotated[bool, typer.Option("--report", help="Also write the run's page of charts, report.html in the run directory (as mjsim report does).")] = False,
 ):
     """Play deals on all cores (or a Dask cluster) into a run directory: per-deal records and the tables (Parquet)."""
-    from sim import runner
-    from sim.progress import progress_bar
-    from sim.ruleset import load_ruleset
+    from sim.core.progress import progress_bar
+    from sim.core.ruleset import load_ruleset
+    from sim.runs import runner
 
     _within("--deals", deals, 1, LARGEST_DEALS)
     _within("--seed", seed, 0, LARGEST_SEED)
@@ -346,8 +350,8 @@ def report_command(
 ):
     """Write one self-contained HTML page of charts: RUN_DIR/report.html for a run, LEAGUE.html beside a league table."""
     from analysis.report import write_league_report, write_report
-    from analysis.tables import read_metadata
-    from sim.run_directory import RUN_FILE
+    from sim.core.result_files import read_metadata
+    from sim.core.run_directory import RUN_FILE
 
     if compare_with is None and (unpaired or rooms is not None):
         raise UserError("--unpaired and --rooms go with --compare OTHER_RUN")
@@ -382,10 +386,10 @@ def report_command(
 @app.command()
 def analyze(
     run_dir: Annotated[Path, typer.Argument(help="A run directory written by mjsim run.")],
-    rooms: Annotated[Path | None, typer.Option(help="A rooms file (stake, fee, entry range per room); default the family's (sim/erren/rooms.toml, sim/xuezhan/rooms.toml).")] = None,
+    rooms: Annotated[Path | None, typer.Option(help=f"A rooms file (stake, fee, entry range per room); default the family's ({ROOMS_FILES}).")] = None,
 ):
     """Rewrite and print a run's tables: outcomes, fan frequencies, and the money per room (富贵豆, or 血战 money by source), seats."""
-    from sim import runner
+    from sim.runs import runner
 
     config, ruleset = runner.load_run(run_dir)
     typer.echo(runner.format_tables(runner.summarise(run_dir, config, ruleset, rooms=rooms)), nl=False)
@@ -395,7 +399,7 @@ def analyze(
 def compare(
     run_a: Annotated[Path, typer.Argument(help="A run directory written by mjsim run: A, the run compared with.")],
     run_b: Annotated[Path, typer.Argument(help="Another run directory: B; the differences are B - A.")],
-    rooms: Annotated[Path | None, typer.Option(help="A rooms file for the money rows; default the family's (sim/erren/rooms.toml, sim/xuezhan/rooms.toml).")] = None,
+    rooms: Annotated[Path | None, typer.Option(help=f"A rooms file for the money rows; default the family's ({ROOMS_FILES}).")] = None,
     unpaired: Annotated[bool, typer.Option("--unpaired", help="Compare runs that do not deal the same walls (other seeds, walls or sessions) as independent samples (Welch intervals).")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object (both runs' configurations, the pairing, the rows) instead of the table.")] = False,
     out: Annotated[Path | None, typer.Option(help="Also write the rows here as Parquet, with both runs' configurations in its metadata.")] = None,
@@ -422,7 +426,7 @@ def compare(
 @app.command()
 def economics(
     run_dir: Annotated[Path, typer.Argument(help="A run directory written by mjsim run.")],
-    rooms: Annotated[Path | None, typer.Option(help="A rooms file, or `app` for seed 004's real rooms (二人); default the family's (sim/erren/rooms.toml, sim/xuezhan/rooms.toml).")] = None,
+    rooms: Annotated[Path | None, typer.Option(help=f"A rooms file, or `app` for seed 004's real rooms (二人); default the family's ({ROOMS_FILES}).")] = None,
     stake: Annotated[list[int] | None, typer.Option(help="Study a grid instead: stakes (repeat the option).")] = None,
     fee: Annotated[list[int] | None, typer.Option(help="With --stake: table fees (repeat the option); without: one fee charged in every room of the rooms file.")] = None,
     solve: Annotated[str | None, typer.Option(help="`fee`: find each room's largest fee that meets --target.")] = None,
@@ -436,16 +440,9 @@ def economics(
     plot: Annotated[bool, typer.Option("--plot", help="Also write PNG charts (needs matplotlib: pip install 'mjsim[plot]').")] = False,
 ):
     """House take, wins that lose money, drift, volatility, risk of ruin and how long a bankroll lasts per room (or stake x fee grid); or, with --solve fee, each room's largest fee that meets a target."""
-    from dataclasses import asdict, replace
-
-    import pandas as pd
-
-    from analysis.economics import grid_rooms, player_economics, room_economics, ruin_memory
-    from analysis.fee_solver import solve_memory
-    from analysis.rooms import load_rooms
-    from analysis.tables import write_table
-    from sim import runner
-    from sim.families import family_of, rooms_path
+    from analysis.economics import ruin_memory
+    from analysis.fee_solver import TargetError, solve_memory
+    from sim.commands.economics import economics_of_run, room_tables, solve_fees
 
     if horizon < 1 or players < 1 or block < 1 or seed < 0:
         raise UserError("--horizon, --players and --block must be positive and --seed not negative")
@@ -473,84 +470,41 @@ def economics(
     _within("--replicates", replicates, 1, 10_000)
     if bankroll is not None:
         _within("--bankroll", bankroll, 1, 10**6)
-    config, ruleset = runner.load_run(run_dir)
-    family = family_of(ruleset)
-    if stake is not None:
-        room_list = grid_rooms(stake, fee)
-    else:
-        room_list = load_rooms(rooms_path(ruleset, rooms), family.rooms_file_for(ruleset))
-        if fee is not None:
-            room_list = [replace(room, fee=fee[0]) for room in room_list]
-    records = runner.read_records(run_dir, config, ruleset)
+    study = economics_of_run(run_dir, rooms, stake, fee)
     if solve is not None:
-        _solve_fee(run_dir, config, ruleset, records, room_list, target, horizon, players, block, seed, replicates, bankroll)
+        try:
+            table, path, parsed = solve_fees(study, target, horizon, players, block, seed, replicates, bankroll)
+        except TargetError as error:
+            raise UserError(str(error)) from None
+        typer.echo(f"the largest whole fee (beans a deal, each player) meeting {parsed} in each room; interval: 2.5% and "
+                   f"97.5% of {replicates} block bootstraps of the run; NaN: not met even without a fee")
+        _echo_table(table)
+        typer.echo(f"wrote {path}")
         return
-    table = room_economics(records, room_list, horizon, players, block, seed, money=family.money, bankroll=bankroll)
-    metadata = {**config.metadata(ruleset.source), "rooms": [asdict(room) for room in room_list], "horizon": horizon,
-                "players_simulated": players, "block": block, "resampling_seed": seed}
-    write_table(table, run_dir / "economics.parquet", metadata)
-    with pd.option_context("display.width", 200, "display.max_columns", 30):
-        typer.echo(table.to_string(index=False, float_format=lambda value: f"{value:.4g}"))
-    typer.echo(f"wrote {run_dir / 'economics.parquet'}")
-    if len(set(config.players)) > 1:  # a stronger and a weaker player at one table: each one's own bankroll
-        by_player = player_economics(records, room_list, list(config.players), horizon, players, block, seed,
-                                     money=family.money, bankroll=bankroll)
-        write_table(by_player, run_dir / "economics_by_player.parquet", metadata)
-        typer.echo("per player: a bankroll that always plays as that player (blocks from its seats only)")
-        short = {text: text.split(":")[0] for text in config.players}
-        shown = by_player.assign(player=by_player["player"].map(short)) if len(set(short.values())) == len(short) else by_player
-        with pd.option_context("display.width", 200, "display.max_columns", 30):
-            typer.echo(shown.to_string(index=False, float_format=lambda value: f"{value:.4g}"))
-        typer.echo(f"wrote {run_dir / 'economics_by_player.parquet'}")
+    tables = room_tables(study, horizon, players, block, seed, bankroll)
+    for name, (table, path) in tables.items():
+        if name == "by_player":
+            typer.echo("per player: a bankroll that always plays as that player (blocks from its seats only)")
+            short = {text: text.split(":")[0] for text in study.config.players}
+            if len(set(short.values())) == len(short):
+                table = table.assign(player=table["player"].map(short))
+        _echo_table(table)
+        typer.echo(f"wrote {path}")
     if plot:
         from analysis.plots import plot_economics
 
         try:
-            paths = plot_economics(records, room_list, table, run_dir, family.money)
+            paths = plot_economics(study.records, study.rooms, tables["rooms"][0], run_dir, study.money)
         except RuntimeError as error:
             raise UserError(str(error)) from None
         typer.echo("wrote " + ", ".join(str(path) for path in paths))
 
 
-def _solve_fee(run_dir, config, ruleset, records, room_list, target_text, horizon, players, block, seed, replicates, bankroll):
-    """`mjsim economics --solve fee`: each room's largest fee meeting the target, written to fee_solution.parquet."""
-    from dataclasses import asdict, replace
-
+def _echo_table(table) -> None:
     import pandas as pd
 
-    from analysis.economics import room_economics, starting_beans
-    from analysis.fee_solver import TargetError, parse_target, solve_fee
-    from analysis.tables import write_table
-    from sim.families import family_of
-
-    try:
-        target = parse_target(target_text)
-    except TargetError as error:
-        raise UserError(str(error)) from None
-    money = family_of(ruleset).money
-    rows = []
-    for index, room in enumerate(room_list):
-        free = replace(room, fee=0)
-        solved = solve_fee(money.seat_changes(records, free), money.units_moved(records) * float(room.stake),
-                           starting_beans(room, bankroll), target, horizon, players, block, seed + index, replicates)
-        row = {"room": room.name, "stake": room.stake, "start_beans": starting_beans(room, bankroll), "target": str(target),
-               **solved}
-        if math.isfinite(solved["fee"]):  # the room at that fee, on the same resampling
-            at = room_economics(records, [replace(room, fee=int(solved["fee"]))], horizon, players, block, seed + index,
-                                money=money, bankroll=bankroll).iloc[0]
-            row.update({key: at[key] for key in ("house_share_of_moved", "ruin_probability", "median_deals_to_ruin",
-                                                 "mean_deals_played", "house_take_per_bankroll")})
-        rows.append(row)
-    table = pd.DataFrame(rows)
-    metadata = {**config.metadata(ruleset.source), "rooms": [asdict(room) for room in room_list], "target": str(target),
-                "horizon": horizon, "players_simulated": players, "block": block, "resampling_seed": seed,
-                "replicates": replicates, "bankroll_stakes": bankroll}
-    path = write_table(table, run_dir / "fee_solution.parquet", metadata)
-    typer.echo(f"the largest whole fee (beans a deal, each player) meeting {target} in each room; interval: 2.5% and "
-               f"97.5% of {replicates} block bootstraps of the run; NaN: not met even without a fee")
     with pd.option_context("display.width", 200, "display.max_columns", 30):
         typer.echo(table.to_string(index=False, float_format=lambda value: f"{value:.4g}"))
-    typer.echo(f"wrote {path}")
 
 
 @app.command()
@@ -563,8 +517,8 @@ def headline(
     ev_deals: Annotated[int, typer.Option(help="Deals of each run that checks ev's chances of winning.")] = 100_000,
 ):
     """Regenerate results/README.md: fan frequencies of the 二人 rulesets, the 富贵豆 table, a league of the heuristics, the fan and money tables of the 血战 rulesets, and ev against the heuristics with its calibration tables."""
-    from analysis.headline import EV_TABLES, build
-    from sim.progress import progress_bar
+    from sim.commands.headline import EV_TABLES, GREEDY_TABLES, build
+    from sim.core.progress import progress_bar
 
     _within("--deals", deals, 1, LARGEST_DEALS)
     _within("--league-walls", league_walls, 2, LARGEST_DUEL)
@@ -572,7 +526,7 @@ def headline(
     if ev_walls:
         _within("--ev-walls", ev_walls, 2, LARGEST_DUEL)
         _within("--ev-deals", ev_deals, 1, LARGEST_DEALS)
-    with progress_bar("deals", 5 * deals + (len(EV_TABLES) * ev_deals if ev_walls else 0)) as advance:
+    with progress_bar("deals", len(GREEDY_TABLES) * deals + (len(EV_TABLES) * ev_deals if ev_walls else 0)) as advance:
         path = build(results, deals, league_walls, seed, progress=advance, ev_walls=ev_walls, ev_deals=ev_deals)
     typer.echo(f"wrote {path}")
 
@@ -581,34 +535,36 @@ def headline(
 def calibrate_ev(
     deals: Annotated[int, typer.Option(help="Deals of ev against greedy per table.")] = 300_000,
     seed: Annotated[int, typer.Option(help="Seed of the fitting runs (keep it apart from the runs that check them).")] = 7,
-    tables: Annotated[str | None, typer.Option(help="The tables to fit again, comma-separated (default all): erren, erren-classic, erren-challenge, liangmen-xuezhan, sanren-liangfang-3, sanren-liangfang-2; the others' curves are kept.")] = None,
+    tables: Annotated[str | None, typer.Option(help=f"The tables to fit again, comma-separated (default all): {', '.join(name for name, _, _ in calibration_tables())}; the others' curves are kept.")] = None,
     out: Annotated[Path | None, typer.Option(help="Where the fitting runs go (default results/ev-calibration-seed<seed>); a run cut short there is resumed.")] = None,
     workers: Annotated[int, typer.Option(help="Worker processes (0: one per core).")] = 0,
     opponents: Annotated[str, typer.Option(help="The player in every seat but ev's, e.g. greedy, ev or value:speed=6: the curves then hold for ev against it.")] = "greedy",
 ):
-    """Refit ev's calibration curves (sim/ev_calibration.py): ev against --opponents (default greedy) at each table, its search's chances against the outcomes; writes sim/ev_calibration_table.py."""
-    from analysis.tables import versions
-    from sim import ev_calibration
-    from sim.progress import progress_bar
+    """Refit ev's calibration curves (sim/players/ev_calibration.py): ev against --opponents (default greedy) at each table, its search's chances against the outcomes; writes sim/players/ev_calibration_table.py."""
+    from sim.commands import calibrate_ev
+    from sim.core.progress import progress_bar
+    from sim.core.result_files import versions
+    from sim.players import ev_calibration
 
     _within("--deals", deals, 1, LARGEST_DEALS)
     _within("--seed", seed, 0, LARGEST_SEED)
-    names = [name for name, _, _ in ev_calibration.TABLES]
+    every = calibration_tables()
+    names = [name for name, _, _ in every]
     chosen = names if tables is None else [name.strip() for name in tables.split(",") if name.strip()]
     unknown = [name for name in chosen if name not in names]
     if unknown or not chosen:
         raise UserError(f"unknown table {unknown[0] if unknown else tables!r}; the tables are {', '.join(names)}")
-    opponent = _one_opponent(opponents, [ev_calibration.TABLES[names.index(name)][1] for name in chosen])
+    opponent = _one_opponent(opponents, [every[names.index(name)][1] for name in chosen])
     against = "" if opponent == ev_calibration.DEFAULT_OPPONENT else f"-{_file_part(opponent)}"
     directory = out or Path("results") / f"ev-calibration-seed{seed}{against}"
     with progress_bar("deals", deals * len(chosen)) as advance:
-        reports = ev_calibration.fitting_runs(deals, seed, directory, [names.index(name) for name in chosen], workers,
-                                              progress=advance, opponent=opponent)
+        reports = calibrate_ev.fitting_runs(deals, seed, directory, [names.index(name) for name in chosen], workers,
+                                            progress=advance, opponent=opponent)
     path = Path(ev_calibration.__file__).with_name("ev_calibration_table.py")
     provenance = {"last refitted": f"{', '.join(chosen)}, on {deals:,} deals of ev against {opponent} each, seed {seed}",
                   "versions": ", ".join(f"{name} {value}" for name, value in versions().items())}
-    curves = ev_calibration.write_table(reports, path, provenance, f"{deals:,} deals, seed {seed}", opponent)
-    for table, estimate, count, worst in ev_calibration.gaps(curves, reports):
+    curves = ev_calibration.write_table(reports, path, provenance, f"{deals:,} deals, seed {seed}", opponent, every)
+    for table, estimate, count, worst in ev_calibration.gaps(curves, reports, every):
         typer.echo(f"{table:20} {estimate:16} {count:>10,} reports, largest gap of a tenth {worst:.1f} standard errors")
     typer.echo(f"wrote {path}")
 
@@ -616,8 +572,8 @@ def calibrate_ev(
 def _one_opponent(text: str, ruleset_ids: list[str]) -> str:
     """The --opponents text, checked as a built-in player of every ruleset to fit (a user's player is not:
     the curves ship with mjsim)."""
+    from sim.core.ruleset import load_ruleset
     from sim.families import family_of
-    from sim.ruleset import load_ruleset
 
     text = text.strip()
     for ruleset_id in dict.fromkeys(ruleset_ids):
@@ -637,7 +593,7 @@ def _file_part(text: str) -> str:
 
 def _room(rooms: Path | None, name: str | None, ruleset):
     """The named room of the rooms file (default: the ruleset's family's own), or its first room."""
-    from analysis.rooms import load_rooms
+    from sim.core.rooms import load_rooms
     from sim.families import family_of, rooms_path
 
     found = {room.name: room for room in load_rooms(rooms_path(ruleset, rooms), family_of(ruleset).rooms_file_for(ruleset))}
@@ -653,18 +609,18 @@ def duel(
     first: Annotated[str, typer.Argument(help="A player, e.g. greedy or 'value:speed=6'.")],
     second: Annotated[str, typer.Argument(help="Its opponent.")],
     deals: Annotated[int, typer.Option(help="Walls; each is played twice, with the seats swapped.")] = 20_000,
-    ruleset: Annotated[str, typer.Option(help="Ruleset id (erren, erren-classic, erren-challenge, liangmen-xuezhan, sanren-liangfang) or a ruleset .toml file.")] = "erren",
+    ruleset: Annotated[str, typer.Option(help=RULESET_HELP)] = "erren",
     seed: Annotated[int, typer.Option(help="Seed of the walls.")] = 1,
     room: Annotated[str | None, typer.Option(help="Room whose stake and fee price the results (default the first: 体验场, beans = fans; 血战 练习场, money = units).")] = None,
-    rooms: Annotated[Path | None, typer.Option(help="A rooms file; default the family's (sim/erren/rooms.toml, sim/xuezhan/rooms.toml).")] = None,
+    rooms: Annotated[Path | None, typer.Option(help=f"A rooms file; default the family's ({ROOMS_FILES}).")] = None,
     seats: Annotated[int | None, typer.Option(help="Seats at the table where the ruleset allows several counts (sanren-liangfang: 2 or 3).")] = None,
     lineup: Annotated[str, typer.Option(help="At three or four seats: 'alternate' (A, B, A, B) or 'one' (A alone against B in every other seat).")] = "alternate",
 ):
     """Two players on duplicate deals: win rates, mean beans (or money) per deal, and whether the difference is significant."""
-    from sim import duel as duels
-    from sim import runner
+    from sim.core.ruleset import load_ruleset
     from sim.families import family_of
-    from sim.ruleset import load_ruleset
+    from sim.runs import duel as duels
+    from sim.runs import runner
 
     _within("--deals", deals, 2, LARGEST_DUEL)
     _within("--seed", seed, 0, LARGEST_SEED)
@@ -684,20 +640,21 @@ def duel(
 def league(
     players: Annotated[list[str], typer.Argument(help="Two or more players, e.g. random greedy value defensive.")],
     deals: Annotated[int, typer.Option(help="Walls per pair; each is played twice, with the seats swapped.")] = 20_000,
-    ruleset: Annotated[str, typer.Option(help="Ruleset id (erren, erren-classic, erren-challenge, liangmen-xuezhan, sanren-liangfang) or a ruleset .toml file.")] = "erren",
+    ruleset: Annotated[str, typer.Option(help=RULESET_HELP)] = "erren",
     seed: Annotated[int, typer.Option(help="Seed of the walls.")] = 1,
     room: Annotated[str | None, typer.Option(help="Room whose stake and fee price the results (default the family's first room).")] = None,
-    rooms: Annotated[Path | None, typer.Option(help="A rooms file; default the family's (sim/erren/rooms.toml, sim/xuezhan/rooms.toml).")] = None,
+    rooms: Annotated[Path | None, typer.Option(help=f"A rooms file; default the family's ({ROOMS_FILES}).")] = None,
     out: Annotated[Path | None, typer.Option(help="Write the pairwise table here as Parquet.")] = None,
     seats: Annotated[int | None, typer.Option(help="Seats at the table where the ruleset allows several counts (sanren-liangfang: 2 or 3).")] = None,
     report: Annotated[bool, typer.Option("--report", help="Also write the league's page of charts beside its table (--out, default results/league-<ruleset>-seed<seed>.parquet).")] = False,
 ):
     """A round robin of duels: the matrix of each row player's mean beans per deal less each column player's."""
-    from analysis.tables import write_table
-    from sim import duel as duels
-    from sim import runner
+    from analysis.leagues import league_matrix
+    from sim.core.result_files import write_table
+    from sim.core.ruleset import load_ruleset
     from sim.families import family_of
-    from sim.ruleset import load_ruleset
+    from sim.runs import duel as duels
+    from sim.runs import runner
 
     if len(players) < 2 or len(set(players)) != len(players):
         raise UserError("a league needs two or more different players")
@@ -717,7 +674,7 @@ def league(
         config = {"command": "league", "ruleset": ruleset, "players": players, "deals": deals, "seed": seed,
                   "room": chosen.name, "stake": chosen.stake, "fee": chosen.fee, "ruleset_source": rules.source}
         write_table(table, out, config)
-    matrix = duels.league_matrix(table)
+    matrix = league_matrix(table)
     currency = family_of(rules).currency_for(rules)
     two = (seats or rules.players[0]) == 2
     played, per = ("played twice", "per deal") if two else ("the seats rotated", "per seat and deal")
@@ -734,7 +691,7 @@ def league(
 
 @app.command()
 def challenge(
-    levels: Annotated[Path | None, typer.Option(help="A levels file (default sim/erren/challenge_levels.toml: its figures are assumptions).")] = None,
+    levels: Annotated[Path | None, typer.Option(help="A levels file (default sim/erren/challenge/levels.toml: its figures are assumptions).")] = None,
     players: Annotated[str, typer.Option(help="The player and the computer, e.g. 'greedy,greedy' or 'value:speed=6,greedy'.")] = "greedy,greedy",
     runs: Annotated[int, typer.Option(help="Runs of the campaign, each from level 1 to its end.")] = 2_000,
     seed: Annotated[int, typer.Option(help="Seed; run r is a pure function of (seed, r).")] = 1,
@@ -746,11 +703,11 @@ def challenge(
 ):
     """004's 闯关 campaign: the share of runs clearing each level (Wilson intervals), the deals each level takes, the
     score at its end, and what each assist does; written as Parquet."""
-    from sim import challenge as challenges
-    from sim.challenge_levels import DEFAULT_LEVELS, load_levels
-    from sim.player_text import split_players
-    from sim.progress import progress_bar
-    from sim.ruleset import load_ruleset
+    from sim.core.progress import progress_bar
+    from sim.core.ruleset import load_ruleset
+    from sim.erren.challenge import runs as challenges
+    from sim.erren.challenge.levels import DEFAULT_LEVELS, load_levels
+    from sim.players.player_text import split_players
 
     _within("--runs", runs, 1, LARGEST_RUNS)
     _within("--seed", seed, 0, LARGEST_SEED)
@@ -780,13 +737,13 @@ def challenge(
 
 @app.command(name="rules")
 def rules_table(
-    ruleset: Annotated[str, typer.Argument(help="Ruleset id (erren, erren-classic, erren-challenge, liangmen-xuezhan, sanren-liangfang) or a ruleset .toml file.")],
+    ruleset: Annotated[str, typer.Argument(help=RULESET_HELP)],
     as_json: Annotated[bool, typer.Option("--json", help="Print the ruleset as one JSON object.")] = False,
 ):
     """Print a ruleset's settings and its fan table: seed name, id, value and what each fan excludes (不计);
     the rules book (docs/rules/) says what they mean."""
-    from sim import rules_book
-    from sim.ruleset import load_ruleset
+    from sim.commands import rules_book
+    from sim.core.ruleset import load_ruleset
 
     rules = load_ruleset(ruleset)
     if as_json:

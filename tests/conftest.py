@@ -14,13 +14,13 @@ import pytest
 
 from kernels.tiles import N_KINDS
 from sim import cli
-from sim.benchmark import random_hands  # noqa: F401  (shared with the tests)
+from sim.commands.benchmark import random_hands  # noqa: F401  (shared with the tests)
 
-NAIVE_PATH = Path(__file__).with_name("naive.py")
+NAIVE_PATH = Path(__file__).parent / "kernels" / "naive.py"
 
 
 def _compiled_naive():
-    """A second copy of tests/naive.py with every function compiled by numba (the same source)."""
+    """A second copy of tests/kernels/naive.py with every function compiled by numba (the same source)."""
     spec = importlib.util.spec_from_file_location("naive_compiled", NAIVE_PATH)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -37,15 +37,15 @@ def _compiled_naive():
 # two compile at once; each then finds the other's in the cache (or the parts of it already written). The
 # calls are the tests' own (same types: nothing extra is compiled); on a warm cache they only load.
 def _erren_engine():
+    from sim.core.ruleset import load_ruleset
     from sim.erren import engine
-    from sim.ruleset import load_ruleset
 
     engine.play(load_ruleset("erren"), engine.Players.parse("greedy,greedy"), seed=1, n_deals=2)
 
 
 def _xuezhan_engine():
+    from sim.core.ruleset import load_ruleset
     from sim.families import family_of
-    from sim.ruleset import load_ruleset
 
     ruleset = load_ruleset("liangmen-xuezhan")
     family = family_of(ruleset)

@@ -5,14 +5,14 @@ It wins whenever it may, discards to the lowest shanten (ties: the most live til
 then honours and terminals first), takes a kong that keeps its shanten, claims a discard for the pong or
 chow that lowers its shanten most (unless ``claim=0``), declares ready (天听 too) when a live wait of the
 ready hand wins at the minimum fan (unless ``ready=0``), and never doubles: the built-in ``greedy`` with its
-default parameters, decision for decision (tests/test_user_players.py checks that their records agree).
+default parameters, decision for decision (tests/erren/test_players_protocol.py checks that their records agree).
 Seat it with ``--players examples/players/numba_greedy.py:act,greedy``.
 """
 
 from numba import njit
 
 from kernels.fan_ids import READY_FLAG
-from sim.actions import (
+from sim.core.actions import (
     ACTION_BASE,
     ADDED_KONG,
     CHOW,
@@ -27,9 +27,10 @@ from sim.actions import (
     PONG,
     WIN,
 )
+from sim.erren.numba_helpers import win_value
 from sim.erren.players import shanten_of as shanten  # the 二人 shanten: 万 and honours only, known when compiled
 from sim.erren.table import MIN_FAN
-from sim.numba_players import numba_player, ukeire, win_value
+from sim.players.numba_players import numba_player, ukeire
 
 NO_ACTION = -1
 NO_DISCARD = -1

@@ -11,7 +11,7 @@ tiles of its shorter suit in 换三张, and never declares 报叫. Seat it with
 
 from numba import njit
 
-from sim.actions import (
+from sim.core.actions import (
     ACTION_BASE,
     ADDED_KONG,
     CONCEALED_KONG,
@@ -25,7 +25,7 @@ from sim.actions import (
     PONG,
     WIN,
 )
-from sim.numba_players import numba_player
+from sim.players.numba_players import numba_player
 from sim.xuezhan.table import shanten, ukeire  # the two-suit measures: compiled once, cached, fast
 
 NO_ACTION = -1

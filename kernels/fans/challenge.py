@@ -578,7 +578,7 @@ def score_many(concealed, melds, n_melds, win, flags, bonus, ruleset):
 
     concealed: (N, 34) counts without the winning tile; melds: (N, 4, 2) rows of (kind, first tile);
     n_melds, win, flags: (N,); bonus: (N, 34) face-up bonus tiles by kind. Points of NOT_A_WIN (-1) mark a
-    hand whose tiles are not complete. The caller checks that the hands are well formed (``sim.scoring``
+    hand whose tiles are not complete. The caller checks that the hands are well formed (``sim.families.scoring``
     does); this function checks shapes and ranges only."""
     # Writable copies: numba compiles a kernel again for a read-only array (a broadcast, a pandas column)
     concealed = np.array(concealed, dtype=np.int8)

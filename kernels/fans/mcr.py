@@ -13,8 +13,8 @@ makes a wind fan does not), and the way sets combine into chow and pung fans. Wh
 (PyMahjongGB) makes, so the two can be compared fan by fan.
 
 Inputs are plain arrays: concealed tile counts without the winning tile, melds as (kind, first tile)
-rows with kinds CHOW=0, PONG=1, KONG=2, CONCEALED_KONG=3 (``sim.notation.MeldKind``), the winning tile,
-win-context bits (``kernels.fan_ids``), the flower count, and a ruleset as arrays (``sim.ruleset``).
+rows with kinds CHOW=0, PONG=1, KONG=2, CONCEALED_KONG=3 (``sim.core.notation.MeldKind``), the winning tile,
+win-context bits (``kernels.fan_ids``), the flower count, and a ruleset as arrays (``sim.core.ruleset``).
 """
 
 import numpy as np
@@ -964,9 +964,9 @@ def score_many(concealed, melds, n_melds, win, flags, flowers, values, priority,
     """Score N winning hands; returns (fan counts uint8 (N, N_FANS), totals without flowers int32 (N,)).
 
     concealed: (N, 34) counts without the winning tile; melds: (N, 4, 2) rows of (kind, first tile);
-    n_melds, win, flags, flowers: (N,). The ruleset arrays come from ``sim.ruleset.Ruleset.kernel_arrays``.
+    n_melds, win, flags, flowers: (N,). The ruleset arrays come from ``sim.core.ruleset.Ruleset.kernel_arrays``.
     A total of NOT_A_WIN (-1) marks a hand whose tiles do not make a complete hand. The caller checks that
-    the hands are well formed (``sim.scoring`` does); this function checks only shapes and ranges.
+    the hands are well formed (``sim.families.scoring`` does); this function checks only shapes and ranges.
     """
     # Writable copies: numba compiles a kernel again for a read-only array (a broadcast, a pandas column)
     concealed = np.array(concealed, dtype=np.int8)

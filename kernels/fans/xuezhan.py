@@ -1,7 +1,7 @@
 """The fan evaluator of the 血战 family (docs/rules/xuezhan-table.md): a winning hand of 筒 and 条 in, fan counts and
 the raw value per payer out.
 
-One kernel serves both rulesets; the ruleset arrays (``sim.ruleset``) say which fans score and what they
+One kernel serves both rulesets; the ruleset arrays (``sim.core.ruleset``) say which fans score and what they
 exclude, and `combine_multiply` says how values combine: seed 002 multiplies them (value**count per fan),
 seed 003 adds them as fans and pays 2**(sum of value*count). No cap is applied here: the engine caps per payer.
 
@@ -127,7 +127,7 @@ def _apply_exclusions(fans, counts, n_listed, values, priority, exclusion_start,
     absorbed_roots = 0
     for index in range(n_listed):
         fan = fans[index]
-        if fan == Fan.ROOT:  # its excluders come first: they are worth more (sim/ruleset.py checks)
+        if fan == Fan.ROOT:  # its excluders come first: they are worth more (sim/core/ruleset.py checks)
             counts[index] = max(0, counts[index] - absorbed_roots)
         if excluded[fan] == stamp or counts[index] == 0:
             counts[index] = 0  # an excluded fan excludes nothing

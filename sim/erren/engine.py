@@ -4,11 +4,11 @@ numba (docs/rules/erren-table.md, docs/rules/erren-challenge.md).
 One jitted call plays a batch of deals between two players and writes one record row per deal. A deal is
 a resumable state machine (section "the state machine"): it stops at each decision of a seat that has a
 choice, which a built-in heuristic (``sim.erren.players``) answers inside the loop, and a user's player
-(``sim.user_players``: a Python class or an ``exec:`` program, seen through ``sim.erren.observation``; or a
-numba function, ``sim.numba_players``) through the loop of section "user players".
+(``sim.players.user_players``: a Python class or an ``exec:`` program, seen through ``sim.erren.observation``; or a
+numba function, ``sim.players.numba_players``) through the loop of section "user players".
 
 A deal is a pure function of (seed, deal index, dealer): its dealer draw and wall come from the stream
-(seed, 0, deal), each seat's decisions from (seed, 1 + seat, deal) (``sim.random_streams``), so a deal
+(seed, 0, deal), each seat's decisions from (seed, 1 + seat, deal) (``sim.core.random_streams``), so a deal
 replays identically however a run is split. With ``session_length`` > 0 the deals are played as sessions
 of that many consecutive deals where the dealer rotates (docs/rules/erren-table.md#dealer): the first
 dealer of a session is drawn at random, then the dealer keeps the seat after a dealer win or a draw and
@@ -29,8 +29,8 @@ The ruleset's switches (``rules.settings``, slots in ``sim.erren.table``) give 0
 bonus tiles turned face up from the back after the deal, the non-dealer's 天听 on its first draw, extra
 draws from the out-of-play tiles for the first declared-ready seat after an exhausted wall, and its own
 evaluator and points (``sim.erren.win_value``). The switches of its 闯关 levels give seat 0, the player,
-004's assists (``sim.erren.assists``: 起始换牌 after the deal, 换刻子 and 搓牌 at its draws), whose random
-choices come from a third stream, (seed, 3, deal); ``sim.erren.campaign`` plays the levels.
+004's assists (``sim.erren.challenge.assists``: 起始换牌 after the deal, 换刻子 and 搓牌 at its draws), whose random
+choices come from a third stream, (seed, 3, deal); ``sim.erren.challenge.campaign`` plays the levels.
 
 Each deal also leaves an event log (``events``: one row per event, row 0 holds the count) that ``mjsim
 replay`` prints and the tests replay independently. The validating mode re-checks the table after every
@@ -38,12 +38,10 @@ action (tile conservation, counts, hand sizes, legality of every decision, every
 the minimum fan) and records the first violation per deal.
 """
 
-import copy
-import threading
 from dataclasses import dataclass, field
 
 import numpy as np
-from numba import njit, objmode
+from numba import njit
 
 from kernels.fan_ids import (
     EARTHLY_HAND_FLAG,
@@ -70,8 +68,8 @@ from kernels.tiles import (
     N_FLOWERS,
     N_KINDS,
 )
-from sim import event_logs, win_chances
-from sim.actions import (
+from sim.core import event_logs, win_chances
+from sim.core.actions import (
     ADDED_KONG,
     CHOW,
     CONCEALED_KONG,
@@ -92,9 +90,13 @@ from sim.actions import (
     action_tile,
     encode,
 )
-from sim.deal_rules import Rules, deal_rules
-from sim.erren import assists
+from sim.core.deal_rules import Rules, deal_rules
+from sim.core.event_logs import DealLog
+from sim.core.random_streams import random_below, shuffle_in_place, stream_state
+from sim.core.ruleset import Ruleset
+from sim.core.worker_processes import engine_status
 from sim.erren import players as heuristics
+from sim.erren.challenge import assists
 from sim.erren.observation import Observation, numba_observation
 from sim.erren.players import shanten_of
 from sim.erren.table import (
@@ -158,13 +160,31 @@ from sim.erren.table import (
     wall_left,
 )
 from sim.erren.win_value import NOT_A_WIN, copy_fans, is_winning_shape, score_win
-from sim.player_host import HostedSeat, HostedTable
-from sim.player_text import PlayerError, split_players
-from sim.player_view import new_player_view, read_only_state
-from sim.random_streams import random_below, shuffle_in_place, stream_state
-from sim.ruleset import Ruleset
-from sim.user_players import PlayerFailure, builtin_numba_seat, error_text, is_user_player, load_user_player
-from sim.worker_processes import engine_status, in_worker
+from sim.players.numba_players import MAX_NUMBA_PARAMETERS
+from sim.players.player_text import PlayerError, split_players
+from sim.players.player_view import new_player_view
+from sim.players.seating import (
+    ASKING,
+    ILLEGAL_ANSWER,
+    ILLEGAL_CHANCE,
+    STATUS_ANSWER,
+    STATUS_DEAL,
+    STATUS_DECISION,
+    STATUS_ILLEGAL,
+    STATUS_SEAT,
+    SeatedPlayers,
+    UserTable,
+    ask_python,
+    check_answers,
+    is_numba,
+    no_numba_player,
+    numba_failure,
+    numba_functions,
+    offered,
+    seat_texts,
+    tell_deal_begins,
+)
+from sim.players.user_players import PlayerFailure
 
 DEALT_TO_DEALER, DEALT_TO_OTHER = 14, 13
 UNLIMITED_DOUBLES = 1 << 20
@@ -193,7 +213,7 @@ RECORD_COLUMNS = (
 # `limits` (役满) and `points` are the win's price in a ruleset that scores points (scoring = "challenge"); 0
 # elsewhere, where the fans are the money. `faulted_s` is 1 when seat s's user player faulted in the deal
 # (an ``exec:`` program's refused, malformed or late answer, or its death): the seat then played the
-# engine's safe default for the rest of the deal (sim.user_players).
+# engine's safe default for the rest of the deal (sim.players.user_players).
 
 # Event log codes: (code, seat, tile) per row. Draws show the tile drawn, flowers included (kind >= 34).
 (
@@ -204,7 +224,7 @@ RECORD_COLUMNS = (
 EVENT_NAMES = (
     "deal", "draw", "replacement", "discard", "ready", "heavenly ready", "chow", "pong", "kong",
     "concealed kong", "added kong", "double", "self-drawn win", "win on discard", "robs the kong", "wall empty",
-    "bonus tile", "extra draw", *assists.ASSIST_EVENT_NAMES,  # the assists' codes follow (sim.erren.assists)
+    "bonus tile", "extra draw", *assists.ASSIST_EVENT_NAMES,  # the assists' codes follow (sim.erren.challenge.assists)
 )
 assert assists.EV_EXCHANGE_GIVES == EV_EXTRA_DRAW + 1 and len(EVENT_NAMES) == assists.EV_PUNG_GIVES + 1
 MAX_EVENTS = 400
@@ -952,7 +972,7 @@ def _next_dealer(dealer, deal, row, seed, session_length):
 @njit(cache=True)
 def _play_deals(seed, first_deal, session_length, template, rules, kinds, parameters, work, validate, records, fans, events, wall, log):
     """Play records.shape[0] deals from first_deal; the last deal's events and wall stay in `events`, `wall`,
-    and every deal's events go to `log` if it keeps them (sim.event_logs)."""
+    and every deal's events go to `log` if it keeps them (sim.core.event_logs)."""
     state = new_state()
     dealer = 0
     for row in range(records.shape[0]):
@@ -967,17 +987,14 @@ def _play_deals(seed, first_deal, session_length, template, rules, kinds, parame
 
 # ------------------------------------------------------------------------------------- user players
 #
-# A seat whose kind is USER or NUMBA holds a user's player (sim.user_players, sim.numba_players), asked at
+# A seat whose kind is USER or NUMBA holds a user's player (sim.players.user_players, sim.players.numba_players), asked at
 # each of its decisions with a choice, its legal actions in work.legal. A NUMBA seat's function is called
 # inside the loop below. A USER seat is asked through Python (numba's object mode, about 1.5 us a call):
 # `_UserTable` reads the same state arrays, builds the seat's observation and answers with an action code,
 # or -1 for the engine's safe default (a fault of an external program). `status` tells Python where the
 # loop is (deal, seat, decision), so that a failure can be named, and how a numba player failed.
 
-USER, NUMBA = -1, -2
-# status slots: where the loop is, and whether (and with what) a numba player answered illegally
-STATUS_DEAL, STATUS_SEAT, STATUS_DECISION, STATUS_ILLEGAL, STATUS_ANSWER = range(5)
-ILLEGAL_ACTION, ILLEGAL_CHANCE = 1, 2  # status[STATUS_ILLEGAL]: an answer not offered, a report not a chance
+USER, NUMBA = -1, -2  # the kinds of a user's seat (status slots: sim.players.seating)
 
 
 @njit(cache=True, _nrt=False)
@@ -992,55 +1009,14 @@ def builtin_action(kinds, parameters, state, rules, work):
     return _builtin_action(kinds, parameters, state, rules, work)
 
 
-@njit(cache=True, _nrt=False)
-def _offered(action, legal, n):
-    for index in range(n):
-        if legal[index] == action:
-            return True
-    return False
-
-
-@njit(cache=True)
-def no_numba_player(observation, parameters, rng):
-    """Stands in the loop for a seat without a numba player; never called."""
-    return observation.legal[0], rng
-
-
-# The batch each thread is playing with user players (a Dask worker may play two shards at once).
-_ASKING = threading.local()
-
-
-def _deal_begins(deal):
-    _ASKING.table.begin_deal(deal)
-
-
-def _ask_user(n_legal):
-    return _ASKING.table.ask(n_legal)
-
-
-# The two calls into Python are functions of their own: a loop holding an object-mode block cannot be
-# inlined, and the loop below is inlined into a cached and an uncached copy.
-@njit(cache=True)
-def _python_deal_begins(deal):
-    with objmode():
-        _deal_begins(deal)
-
-
-@njit(cache=True)
-def _python_answer(n_legal):
-    with objmode(action="int64"):
-        action = _ask_user(n_legal)
-    return action
-
-
 @njit(inline="always")
 def _asking_loop(act0, act1, functions, user_parameters, asks_python, seed, first_deal, session_length, template,
                  rules, kinds, parameters, state, work, view, validate, records, fans, events, wall, status, chances,
                  log):
     """`_play_deals` with user players: a NUMBA seat s is answered here by function functions[s] of act0,
-    act1, through its copies in `view` (sim.player_view), a USER seat through Python. Every answer is checked
+    act1, through its copies in `view` (sim.players.player_view), a USER seat through Python. Every answer is checked
     against the engine's own legal actions. The chances of winning they report with their discards go to
-    `chances` (sim.win_chances)."""
+    `chances` (sim.core.win_chances)."""
     dealer = 0
     streams = work.streams
     for row in range(records.shape[0]):
@@ -1048,7 +1024,7 @@ def _asking_loop(act0, act1, functions, user_parameters, asks_python, seed, firs
         dealer = _next_dealer(dealer, deal, row, seed, session_length)
         status[STATUS_DEAL], status[STATUS_SEAT], status[STATUS_DECISION] = deal, -1, -1
         if asks_python:
-            _python_deal_begins(deal)
+            tell_deal_begins(deal, row)
         record = records[row]
         begin_deal(deal, dealer, seed, template, wall, rules, state, work, events, record, validate)
         pending = play_to_user(NO_ANSWER, wall, rules, kinds, parameters, state, work, events, record, fans[row], validate)
@@ -1067,17 +1043,17 @@ def _asking_loop(act0, act1, functions, user_parameters, asks_python, seed, firs
                     action, streams[seat] = act0(observation, view.parameters, streams[seat])
                 else:
                     action, streams[seat] = act1(observation, view.parameters, streams[seat])
-                if not _offered(action, work.legal, n):
-                    status[STATUS_ILLEGAL], status[STATUS_ANSWER] = ILLEGAL_ACTION, action
+                if not offered(action, work.legal, n):
+                    status[STATUS_ILLEGAL], status[STATUS_ANSWER] = ILLEGAL_ANSWER, action
                     return
             else:
-                action = _python_answer(n)
+                action = ask_python(n)
                 if action < 0:
                     _note(record, PLAYER_FAULT)
                     record[R_FAULTED + seat] = 1
                     action = default_action(state)
-                elif not _offered(action, work.legal, n):
-                    status[STATUS_ILLEGAL], status[STATUS_ANSWER] = ILLEGAL_ACTION, action
+                elif not offered(action, work.legal, n):
+                    status[STATUS_ILLEGAL], status[STATUS_ANSWER] = ILLEGAL_ANSWER, action
                     return
             if win_chances.keep(chances, row, seat, action) != win_chances.KEPT:
                 status[STATUS_ILLEGAL] = ILLEGAL_CHANCE
@@ -1116,53 +1092,25 @@ def _play_deals_asking(act0, act1, functions, user_parameters, asks_python, seed
 CACHED_ASKING_LOOPS = {}
 
 
-class _UserTable:
-    """The batch being played with user players, for the Python calls of `_play_deals_asking`: the state
-    arrays (the same memory the engine writes), the seats, and the deal in play."""
+class _UserTable(UserTable):
+    """The batch being played with users' players (sim.players.seating), observed as a 二人 seat observes."""
 
-
-    def __init__(self, ruleset, seats, seed, state, work, chances):
-        # the players' own copy of the ruleset: one that changes it cannot change the next batch's rules
-        self.ruleset, self.seats, self.seed, self.work = copy.deepcopy(ruleset), seats, seed, work
-        self.state = read_only_state(state)  # what a Python player's observation reads: it cannot write there
-        self.chances = chances
-        self.deal = -1
-
-    def begin_deal(self, deal):
-        self.deal = deal
-        for seat, user in enumerate(self.seats):
-            if user is not None and user.kind != "numba":
-                user.begin_deal(seat, self.ruleset, self.seed, deal)
-
-    def ask(self, n_legal):
-        observation = Observation(self.state, tuple(self.work.legal[:n_legal].tolist()), self.deal, self.ruleset)
-        action = self.seats[observation.seat].decide(observation)
-        if observation.win_chance is not None:
-            self.chances.chance[0] = observation.win_chance
-        return action
+    def observe(self, legal: list):
+        return Observation(self.state, legal, self.deal, self.ruleset)
 
 
 def _play_with_users(ruleset, players, seed, first, session_length, template, rules, validate, records, fans, events,
                      wall, log) -> win_chances.WinChanceLog:
     """Play the batch with user players among the seats; returns the chances of winning they reported."""
-    from sim.numba_players import MAX_NUMBA_PARAMETERS  # here: sim.numba_players imports this package's scoring
     state, work = new_state(), new_work()
-    status = engine_status()  # shared with the parent when this is a worker process (sim.worker_processes)
+    status = engine_status()  # shared with the parent when this is a worker process (sim.core.worker_processes)
     chances = win_chances.new_log(records.shape[0], win_chances.discards_bound(
         max(0, template.shape[0] - DEALT_TO_DEALER - DEALT_TO_OTHER), len(players.users)))
-    numba_seats = [user is not None and user.kind == "numba" for user in players.users]
-    # the distinct numba functions in seat order, and each seat's among them: the loop's type then depends
-    # on which functions play, not on where they sit
-    acts = list(dict.fromkeys(user.act for user, numba in zip(players.users, numba_seats, strict=True) if numba))
-    functions = np.array([acts.index(user.act) if numba else -1 for user, numba in zip(players.users, numba_seats,
-                                                                                        strict=True)], np.int64)
-    user_parameters = np.stack([user.parameters if numba else np.zeros(MAX_NUMBA_PARAMETERS)
-                                for user, numba in zip(players.users, numba_seats, strict=True)])
-    _ASKING.table = _UserTable(ruleset, players.users, seed, state, work, chances)
-    view = new_player_view(new_state(), new_work(), rules, MAX_NUMBA_PARAMETERS, copy_rules=any(numba_seats))
+    acts, functions, user_parameters = numba_functions(players.users)
+    ASKING.table = _UserTable(ruleset, players.users, seed, state, work, chances)
+    view = new_player_view(new_state(), new_work(), rules, MAX_NUMBA_PARAMETERS, copy_rules=bool(acts))
     arguments = (
-        functions, user_parameters, any(user is not None and not numba for user, numba in zip(players.users, numba_seats,
-                                                                                             strict=True)),
+        functions, user_parameters, any(user is not None and not is_numba(user) for user in players.users),
         np.uint64(seed), first, session_length, template, rules, players.kinds, players.parameters, state, work, view,
         validate, records, fans, events, wall, status, chances, log,
     )
@@ -1179,19 +1127,13 @@ def _play_with_users(ruleset, players, seed, first, session_length, template, ru
     except PlayerFailure:
         raise
     except Exception as error:
-        seat = int(status[STATUS_SEAT])
-        user = players.users[seat] if 0 <= seat < len(players.users) else None
-        if user is None or user.kind != "numba":
+        failure = numba_failure(players.users, status, error)
+        if failure is None:
             raise
-        raise user.failure(status, f"raised {error_text(error)}") from None
+        raise failure from None
     finally:
-        _ASKING.table = None
-    if status[STATUS_ILLEGAL] == ILLEGAL_ACTION:
-        user = players.users[int(status[STATUS_SEAT])]
-        raise user.failure(status, f"answered {int(status[STATUS_ANSWER])}, not a legal action,")
-    if status[STATUS_ILLEGAL] == ILLEGAL_CHANCE:
-        user = players.users[int(status[STATUS_SEAT])]
-        raise user.failure(status, f"reported a win chance of {float(chances.chance[0])!r}, not a number from 0 to 1,")
+        ASKING.table = None
+    check_answers(players.users, status, chances)
     return chances
 
 
@@ -1199,60 +1141,21 @@ def _play_with_users(ruleset, players, seed, first, session_length, template, ru
 
 
 @dataclass(frozen=True)
-class Players:
-    """Each seat's player: heuristic ids (USER for a user's player), parameter vectors, their canonical text
-    (``greedy:claim=1,...``, or the user player's text), and the user players' seats (None where built in)."""
-
-    kinds: np.ndarray
-    parameters: np.ndarray
-    names: tuple[str, ...]
-    users: tuple = ()
-    host: HostedTable | None = None  # where a table with users' players plays (sim.player_host)
-
-    @property
-    def has_users(self) -> bool:
-        return any(user is not None for user in self.users)
-
-    def close(self):
-        """End the user players' programs (``exec:`` players) and their host; built-in and Python players
-        need nothing."""
-        for user in self.users:
-            if user is not None:
-                user.close()
-        if self.host is not None:
-            self.host.close()
+class Players(SeatedPlayers):
+    """Each seat's player at a 二人 table (sim.players.seating.SeatedPlayers)."""
 
     @classmethod
     def parse(cls, texts, seats: int = 2) -> "Players":
-        """From a list of player texts, or one string `A,B` (see ``split_players``); one per seat. Users'
-        players are loaded here only in a worker process; elsewhere the table is hosted (sim.player_host)."""
+        """From a list of player texts, or one string `A,B` (see ``split_players``); one per seat."""
         if isinstance(texts, str):
             texts = split_players(texts)
         if len(texts) != seats:
             raise PlayerError(f"{seats} players are needed, one per seat, not {len(texts)}")
-        hosted = not in_worker() and any(builtin_numba_seat(text, heuristics.NUMBA_PLAYERS) is None
-                                         and is_user_player(text, heuristics.NAMES) for text in texts)
-        kinds, vectors, names, users = [], [], [], []
-        for text in texts:
-            builtin = builtin_numba_seat(text, heuristics.NUMBA_PLAYERS)
-            if builtin is not None or is_user_player(text, heuristics.NAMES):
-                user = builtin or (HostedSeat(text) if hosted else load_user_player(text))
-                users.append(user)
-                kinds.append(NUMBA if user.kind == "numba" else USER)
-                vectors.append(np.zeros(heuristics.N_PARAMETERS))
-                names.append(user.text if builtin is not None else text.strip())
-            else:
-                kind, vector, name = heuristics.parse_player(text)
-                users.append(None)
-                kinds.append(kind)
-                vectors.append(vector)
-                names.append(name)
-        host = HostedTable(__name__, texts, seats) if hosted else None
-        return cls(np.array(kinds, np.int64), np.stack(vectors), tuple(names), tuple(users), host)
+        return cls(*seat_texts(texts, heuristics, heuristics.parse_player, __name__, (USER, NUMBA)))
 
 
 def kernel_rules(ruleset: Ruleset) -> tuple[Rules, np.ndarray]:
-    """The rules the kernels take (``sim.deal_rules.Rules``, settings slots in ``sim.erren.table``) and the
+    """The rules the kernels take (``sim.core.deal_rules.Rules``, settings slots in ``sim.erren.table``) and the
     wall template (tile ids, ordered; the flowers last)."""
     settings = np.zeros(SETTINGS_FIELDS, np.int64)
     rules, template = deal_rules(ruleset, settings)
@@ -1283,12 +1186,12 @@ class DealRecords:
     """One batch of deals: `columns` (name -> int32 array, RECORD_COLUMNS plus `deal`), `fans` (deals x
     N_FANS uint8 counts of each fan in the winning hand, zero for draws) and `win_chances` (for each seat
     holding a user player, ``win_chances_<seat>``: the chances of winning it reported with its discards, a
-    list per deal; sim.win_chances)."""
+    list per deal; sim.core.win_chances)."""
 
     columns: dict
     fans: np.ndarray
     win_chances: dict = field(default_factory=dict)
-    log: event_logs.BatchLog | None = None  # every deal's events, when asked for (sim.event_logs)
+    log: event_logs.BatchLog | None = None  # every deal's events, when asked for (sim.core.event_logs)
 
     def __len__(self):
         return self.fans.shape[0]
@@ -1325,16 +1228,6 @@ def play(ruleset: Ruleset, players: Players, seed: int, n_deals: int, first_deal
     reporting = [seat for seat, user in enumerate(players.users) if user is not None]
     return DealRecords(columns, fans, win_chances.columns(chances, n_deals, reporting) if chances is not None else {},
                        event_logs.trimmed(log) if keep_log else None)
-
-
-@dataclass
-class DealLog:
-    """Everything about one deal: its record, fans, the shuffled wall and the event log."""
-
-    record: dict
-    fans: np.ndarray
-    wall: np.ndarray
-    events: np.ndarray  # (n, 3): code, seat, tile
 
 
 def replay(ruleset: Ruleset, players: Players, seed: int, deal: int, session_length: int = 0) -> DealLog:

@@ -11,24 +11,14 @@ the deal at ``stake`` and ``fee`` (docs/rules/erren-table.md), F x stake to the 
 their hands, legal-action masks, rewards and finished flags out, each finished table dealt its next deal
 at once. The engine is the one ``mjsim run`` plays: driven with ``greedy``'s own answers, both give the
 records of ``mjsim run`` deal for deal (a test). The stepping, its checks and the masks are the families'
-shared part (``sim.environment``); this module holds the 二人 kernels.
+shared part (``sim.players.environment``); this module holds the 二人 kernels.
 """
 
 import numpy as np
 from numba import njit, prange
 
 from kernels.fan_ids import N_FANS
-from sim.actions import N_ACTIONS
-from sim.environment import (
-    BatchStepEnvironment,
-    StepEnvironment,
-    checked_deal,
-    checked_dealer,
-    checked_money,
-    checked_seed,
-    heuristic_seats,
-    ruleset_of,
-)
+from sim.core.random_streams import random_below, stream_state
 from sim.erren import engine
 from sim.erren.engine import (
     MAX_EVENTS,
@@ -54,7 +44,16 @@ from sim.erren.table import (
     new_state,
     new_work,
 )
-from sim.random_streams import random_below, stream_state
+from sim.players.environment import (
+    BatchStepEnvironment,
+    StepEnvironment,
+    checked_deal,
+    checked_dealer,
+    checked_money,
+    checked_seed,
+    heuristic_seats,
+    ruleset_of,
+)
 
 N_SEATS = 2
 
@@ -120,7 +119,7 @@ class Environment(StepEnvironment):
     def reset(self, seed: int, deal: int = 0, dealer: int | None = None):
         """Deal `deal` of `seed` (its dealer drawn as ``mjsim run`` draws it unless given); returns the first
         observation, or None if the deal ended without an agent's choice. Each argument is checked first
-        (``sim.environment``): a bad one raises TypeError or ValueError and leaves the table as it was."""
+        (``sim.players.environment``): a bad one raises TypeError or ValueError and leaves the table as it was."""
         seed, deal = checked_seed(seed), checked_deal(deal)
         dealer = _first_dealer(np.uint64(seed), deal) if dealer is None else checked_dealer(dealer, N_SEATS)
         self.seed, self.deal = seed, deal
@@ -231,27 +230,15 @@ class BatchEnvironment(BatchStepEnvironment):
         self.seed, (self.stake, self.fee) = checked_seed(seed), checked_money(stake, fee)
         n = self.n
         shapes = new_state()
-        self.hands_all = np.zeros((n, *shapes.hands.shape), np.int8)
-        self.melds = np.zeros((n, *shapes.melds.shape), np.int8)
-        self.visible = np.zeros((n, *shapes.visible.shape), np.int8)
-        self.tables = np.zeros((n, TABLE_FIELDS), np.int64)
-        self.discarded = np.zeros((n, *shapes.discarded.shape), np.int8)
+        self._allocate(shapes, TABLE_FIELDS, self.template, N_SEATS)
         self.after_ready = np.zeros((n, *shapes.after_ready.shape), np.int8)
         self.bonus = np.zeros((n, *shapes.bonus.shape), np.int8)
-        self.walls = np.tile(self.template, (n, 1))
         self.streams = np.zeros((n, N_STREAMS), np.uint64)
         self.records = np.zeros((n, len(RECORD_COLUMNS)), np.int32)
         self.fans = np.zeros((n, N_FANS), np.uint8)
         self.events = np.zeros((1, 3), np.int16)  # no event log: a one-row log records nothing
         # one set of work arrays per thread, stacked field by field
         self.works = Work(*(np.stack(arrays) for arrays in zip(*(new_work() for _ in range(self.threads)), strict=True)))
-        self.actors = np.zeros(n, np.int64)
-        self.hands = np.zeros((n, self.hands_all.shape[2]), np.int8)
-        self.masks = np.zeros((n, N_ACTIONS), bool)
-        self.rewards = np.zeros((n, N_SEATS))
-        self.finished = np.zeros(n, bool)
-        self.steps = np.zeros(self.threads, np.int64)
-        self.next_deal = np.arange(n, dtype=np.int64)
 
     def _step(self, actions):
         arguments = (

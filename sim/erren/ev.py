@@ -1,4 +1,4 @@
-"""``ev``, the 二人 family's expected-value player: a numba player (sim.numba_players) seated by name.
+"""``ev``, the 二人 family's expected-value player: a numba player (sim.players.numba_players) seated by name.
 
 It plays on the public numba player interface only (``sim.erren.observation.NumbaObservation``), so it sees
 what any player's function sees. Each choice is scored by its expected money, in the units the ruleset
@@ -6,7 +6,7 @@ pays (fans plus flowers times 2^doubles; points in erren-challenge):
 
     EV = P(ev wins) x E[value of its win] - P(the opponent wins first) x E[value of the opponent's win]
 
-The deal is a race of rounds (sim.win_race): the opponent's turn (it wins with the hazard of that round,
+The deal is a race of rounds (sim.players.win_race): the opponent's turn (it wins with the hazard of that round,
 else it discards and ev may win on that tile), then ev's draw. A ready hand's race is walked backwards
 from the end of the deal; a hand one tile from ready is looked at one draw ahead, exactly: for each live
 tile that makes it ready, ev's best discard after it, and that ready hand's race with the rounds then left;
@@ -15,7 +15,7 @@ ruleset's own evaluator's on every wait (the minimum fan included: a wait that m
 nothing), and the win chances come from the live copies ev cannot see. Hands further from ready than the
 search looks are played as greedy plays them (the lowest shanten, then the most live improving tiles).
 
-The opponent's hand is a walk (sim.win_race.opponent_hazards): it starts the deal ``opponent_start`` useful
+The opponent's hand is a walk (sim.players.win_race.opponent_hazards): it starts the deal ``opponent_start`` useful
 draws from ready, moves a step closer at each of its draws with the chance of ``opponent_ukeire`` live copies
 among those unseen, and once ready wins in a round (on its draw or on ev's discard) with the chance of
 ``opponent_waits`` copies each, times ``threat``; it has played a round for each of its discards without
@@ -29,7 +29,7 @@ slower, so a ready hand that may not win can be broken for one that may), 报听
 is at least the undeclared one's), a claim (when the hand after it and its best discard is worth more than
 the hand kept), 加倍 (when the race with the doubled multiplier is worth more than the win now), a kong
 that keeps the shanten, 天听 as a ready declaration. With each discard ev reports its chance of winning
-(sim.win_chances), calibrated by sim.ev_calibration. Parameters (``ev:key=value,...``): ``claim`` and
+(sim.core.win_chances), calibrated by sim.players.ev_calibration. Parameters (``ev:key=value,...``): ``claim`` and
 ``ready`` (0 turns claims or declarations off), ``double`` (the most 加倍 in a deal; 0 never), ``ron_share``
 (the chance the opponent throws a wait tile it draws), ``threat``, ``opponent_waits``, ``opponent_value``
 (0: the ruleset's typical win: 18 fans, greedy's mean with flowers, or 1,000 points), ``opponent_start``,
@@ -47,7 +47,7 @@ from kernels.fan_ids import READY_FLAG, SELF_DRAWN_FLAG
 from kernels.fans.challenge import POINTS
 from kernels.shanten import _distances_after_discard, _ukeire_one
 from kernels.tiles import HONOR_START, MELD_CHOW, MELD_KONG, MELD_PONG, N_KINDS, SUIT_SIZE
-from sim.actions import (
+from sim.core.actions import (
     ACTION_BASE,
     ADDED_KONG,
     CHOW,
@@ -79,10 +79,10 @@ from sim.erren.table import (
     wall_left,
 )
 from sim.erren.win_value import NOT_A_WIN, is_winning_shape, score_win
-from sim.ev_calibration import ERREN, ERREN_CHALLENGE, ERREN_CLASSIC, WALK_FROM_FAR, report
-from sim.numba_players import legal_action, legal_action_of, numba_player
-from sim.win_race import MAX_LEVELS, far_chance, opponent_hazards, ready_race_table
-from sim.wait_ways import chow_wait_ways
+from sim.players.ev_calibration import WALK_FROM_FAR, report, table_named
+from sim.players.numba_players import legal_action, legal_action_of, numba_player
+from sim.players.wait_ways import chow_wait_ways
+from sim.players.win_race import MAX_LEVELS, far_chance, opponent_hazards, ready_race_table
 
 DEFAULTS = {"claim": 1.0, "ready": 1.0, "double": 3.0, "ron_share": 0.5, "threat": 0.5, "opponent_waits": 5.0,
             "opponent_value": 0.0, "opponent_start": 2.5, "opponent_ukeire": 18.0, "depth": 1.0, "report": 1.0}
@@ -93,6 +93,9 @@ TYPICAL_FANS, TYPICAL_POINTS = 18.0, 1000.0  # opponent_value = 0: a typical win
 NONE = -1.0e18  # no evaluation (a hand further from ready than the search looks)
 NO_ACTION = -1
 MAX_ROUNDS = 72  # draws left to a seat, at most (erren-challenge: 109 tiles after the deal, and extra draws)
+
+# the fitted tables of sim.players.ev_calibration that calibrate this family's ev
+ERREN, ERREN_CLASSIC, ERREN_CHALLENGE = (table_named(name) for name in ("erren", "erren-classic", "erren-challenge"))
 
 
 class Search(NamedTuple):
@@ -339,7 +342,7 @@ def _deal_in_chances(observation, threat, out):
 @njit(cache=True, inline="always")
 def _race_terms(observation, parameters, race, search):
     """race = (copies unseen, -, the value of the opponent's win, the ron share) and search.hazards, the
-    opponent's chance to win in each round left (sim.win_race.opponent_hazards): its hand a walk from
+    opponent's chance to win in each round left (sim.players.win_race.opponent_hazards): its hand a walk from
     `opponent_start` useful draws from ready at the deal, a step closer with a chance of `opponent_ukeire`
     live copies among those unseen at each draw, and once ready a win in a round on its own draw or ev's
     discard, each with `opponent_waits` of the copies unseen, times `threat`. It has played a round for
@@ -379,11 +382,18 @@ def _race_terms(observation, parameters, race, search):
 
 @njit(cache=True, inline="always")
 def table_key(rules):
-    """The table of sim.ev_calibration whose curve calibrates ev's chances under these rules: points
+    """The table of sim.players.ev_calibration whose curve calibrates ev's chances under these rules: points
     (erren-challenge), else flowers (erren) or none (erren-classic)."""
     if rules.settings[SCORING] == SCORING_CHALLENGE:
         return ERREN_CHALLENGE
     return ERREN if rules.settings[HAS_FLOWERS] != 0 else ERREN_CLASSIC
+
+
+def calibration_table(ruleset, seats: int) -> int:
+    """``table_key`` read from a ``Ruleset`` rather than its kernel arrays (a test keeps the two in step)."""
+    if ruleset.scoring == "challenge":
+        return ERREN_CHALLENGE
+    return ERREN if ruleset.flowers else ERREN_CLASSIC
 
 
 @njit(cache=True, _nrt=False)
@@ -457,7 +467,7 @@ def _my_rounds(observation, on_turn):
 def _far_chance(hand, n_melds, kind, unseen, rules, work, parameters, race, rounds, search):
     """P(win) of the hand after discarding `kind` when it is too far from ready for the search: each draw
     among its live improving copies moves it one step closer, and once ready it waits on a typical
-    `opponent_waits` live copies (sim.win_race.far_chance)."""
+    `opponent_waits` live copies (sim.players.win_race.far_chance)."""
     unseen_total, ron_share = race[0], race[3]
     hand[kind] -= 1
     useful = _ukeire_one(hand, n_melds, unseen, rules.suit_table, rules.honour_table, work.shanten_scratch,
@@ -578,7 +588,7 @@ def _doubles_pay(observation, parameters, money, race, melds, search):
 
 
 # The engine's loop runs without reference counting, which its callees inherit; this function allocates its
-# work arrays, so it runs with reference counting on (as sim.numba_players._xuezhan_value does).
+# work arrays, so it runs with reference counting on (as sim.xuezhan.win_value.score_win does).
 @numba_player(ranges=RANGES, **DEFAULTS)
 @njit(cache=True, _nrt=True)
 def act(observation, parameters, rng):

@@ -1,4 +1,4 @@
-"""The 二人 family's event logs as data (sim.event_logs): the name of each engine event code, and a batch's
+"""The 二人 family's event logs as data (sim.core.event_logs): the name of each engine event code, and a batch's
 events as rows of the shared schema.
 
 The engine logs no payment: in a 二人 deal the only money is the win's, F = (fan total + the winner's
@@ -11,9 +11,9 @@ stake (sim.erren.money).
 import numpy as np
 import pyarrow as pa
 
-from sim import event_logs
+from sim.core import event_logs
+from sim.core.run_directory import RunError
 from sim.erren import engine
-from sim.run_directory import RunError
 
 # The engine's codes in order (sim.erren.engine.EVENT_NAMES, then the assists'), as data names.
 EVENT_NAMES = (
@@ -26,7 +26,7 @@ PAY_WIN = len(engine.EVENT_NAMES)
 assert len(EVENT_NAMES) == PAY_WIN + 1
 MAX_DOUBLES_LOGGED = 52  # F x 2^doubles stays an exact int64 up to here; beyond, logging refuses the deal
 # The events after which the engine's turn counter has moved on (a decision's observation.turn): a draw from
-# the wall, an extra draw, and a claim. sim.log_replay recounts it to find a decision in the log.
+# the wall, an extra draw, and a claim. sim.runs.log_replay recounts it to find a decision in the log.
 TURN_EVENTS = frozenset({"draw", "extra_draw", "chow", "pong", "kong"})
 
 
@@ -44,7 +44,7 @@ def win_money(columns: dict) -> np.ndarray:
 
 
 def log_table(log: event_logs.BatchLog, columns: dict) -> pa.Table:
-    """The batch's events (``log``) as rows of sim.event_logs' schema; `columns`: the batch's records."""
+    """The batch's events (``log``) as rows of sim.core.event_logs' schema; `columns`: the batch's records."""
     rows, ends = log.rows, log.ends
     winner = np.asarray(columns["winner"])
     won = winner >= 0

@@ -10,8 +10,8 @@ a ruleset that prices wins in points (erren-challenge: the record's `points`), F
 import numpy as np
 import pandas as pd
 
-from analysis.rooms import Room
-from analysis.statistics import Z_95, mean_and_quantiles, wilson_interval
+from sim.core.rooms import Room
+from sim.core.statistics import Z_95, mean_and_quantiles, wilson_interval
 
 QUANTILES = (0.01, 0.1, 0.5, 0.9, 0.99)
 WIN_TYPES = {1: "self_drawn", 2: "discard", 3: "robbed_kong"}

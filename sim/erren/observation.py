@@ -5,7 +5,7 @@ It shows only what the seat may see of the deal (``sim.erren.table``): its own c
 melds and discards, the copies on the table, the wall's size, the public fields (dealer, turn, ready,
 doubles, flowers) and, once the seat has declared ready, the opponent's hand. Nothing a player does to
 what it is shown can change the deal: the numba observation is built from copies of the deal's state, the
-Python one reads read-only views of it (sim.player_view) and hands out copies, which a player may keep or
+Python one reads read-only views of it (sim.players.player_view) and hands out copies, which a player may keep or
 change freely.
 """
 
@@ -14,9 +14,9 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from kernels.tiles import MELD_CHOW, MELD_CONCEALED_KONG, MELD_PONG
-from sim.actions import DECISION_NAMES, DECISION_TURN
-from sim.deal_rules import Rules
+from sim.core.actions import DECISION_TURN
+from sim.core.deal_rules import Rules
+from sim.core.notation import format_tiles, tile_name
 from sim.erren.table import (
     ACTOR,
     DEALER,
@@ -34,98 +34,24 @@ from sim.erren.table import (
     unseen_counts,
     wall_left,
 )
-from sim.notation import format_tiles, tile_name
-from sim.user_players import legal_list, legal_mask
+from sim.players.observation import SeatObservation, TableSlots
 
 N_SEATS = 2
 
 
-def _meld_text(code: int, low: int) -> str:
-    """A meld in the notation of hands: ``[345m]``, ``[555z]``, ``[5555z]``, ``(5555z)`` when concealed."""
-    name = tile_name(low)
-    if code == MELD_CHOW:
-        rank = int(name[0])
-        return f"[{rank}{rank + 1}{rank + 2}{name[1]}]"
-    tiles = name[0] * (3 if code == MELD_PONG else 4) + name[1]
-    return f"({tiles})" if code == MELD_CONCEALED_KONG else f"[{tiles}]"
-
-
-class Observation:
+class Observation(SeatObservation):
     """One decision of one seat. Fields: ``seat``, ``deal``, ``decision`` (``turn``, ``claim``, ``rob``,
-    ``opening ready``), ``legal_actions`` (``sim.user_players.Action``: ``code``, ``text``),
+    ``opening ready``), ``legal_actions`` (``sim.players.user_players.Action``: ``code``, ``text``),
     ``legal_codes``, ``legal_mask``, ``hand``, ``drawn``, ``tile``, ``melds``, ``meld_texts``,
     ``discards``, ``discards_after_ready``, ``visible``, ``opponent_hand``, ``tiles_left``, ``turn``,
     ``dealer``, ``ready``, ``doubles``, ``flowers``, ``bonus``, ``win_fans``, ``win_points``, ``ruleset``.
 
     ``win_chance`` is the player's to set: its chance of winning the deal, from 0 to 1, kept when it
-    answers with a discard (sim.win_chances)."""
+    answers with a discard (sim.core.win_chances)."""
 
-    def __init__(self, state, legal_codes, deal: int, ruleset):
-        self.win_chance = None
-        self._state = state  # the engine's read-only views (sim.player_view.read_only_state)
-        self.legal_codes = tuple(legal_codes)  # a tuple of ints
-        self.deal = deal
-        self.ruleset = ruleset
-        table = state.table
-        self.seat = int(table[ACTOR])
-        self.decision = DECISION_NAMES[table[DECISION]]
-        self._actions = None
-
-    @property
-    def legal_actions(self):
-        if self._actions is None:
-            self._actions = legal_list(self.legal_codes)
-        return self._actions
-
-    @property
-    def legal_mask(self) -> np.ndarray:
-        """bool (sim.actions.N_ACTIONS,): True at each legal action's code."""
-        return legal_mask(self.legal_codes)
-
-    @property
-    def hand(self) -> np.ndarray:
-        """int8 (34,): the seat's concealed tiles (the tile just drawn included)."""
-        return self._state.hands[self.seat].copy()
-
-    @property
-    def drawn(self):
-        """On a turn, the kind just drawn (None after a claim); None on other decisions."""
-        table = self._state.table
-        if table[DECISION] != DECISION_TURN or table[DRAWN] < 0:
-            return None
-        return int(table[DRAWN])
-
-    @property
-    def tile(self):
-        """On a claim or a rob, the kind on offer (the discard, the tile added to a kong); else None."""
-        table = self._state.table
-        if self.decision in ("claim", "rob"):
-            return int(table[OFFER])
-        return None
-
-    @property
-    def melds(self) -> np.ndarray:
-        """int8 (2, 4, 2): each seat's melds as (meld code, lowest kind); ``n_melds`` says how many count."""
-        return self._state.melds.copy()
-
-    @property
-    def n_melds(self) -> tuple:
-        table = self._state.table
-        return tuple(int(table[N_MELDS + seat]) for seat in range(N_SEATS))
-
-    @property
-    def meld_texts(self) -> tuple:
-        """Each seat's melds as text: ``[555z]``, ``[345m]``, ``(1111m)`` for a concealed kong."""
-        melds = self._state.melds
-        return tuple(
-            tuple(_meld_text(int(melds[seat, index, 0]), int(melds[seat, index, 1])) for index in range(count))
-            for seat, count in enumerate(self.n_melds)
-        )
-
-    @property
-    def discards(self) -> np.ndarray:
-        """int8 (2, 34): what each seat has discarded."""
-        return self._state.discarded.copy()
+    SLOTS = TableSlots(actor=ACTOR, decision=DECISION, drawn=DRAWN, offer=OFFER, turn=TURN, dealer=DEALER, n_melds=N_MELDS)
+    n_seats = N_SEATS
+    _wall_left = staticmethod(wall_left)
 
     @property
     def discards_after_ready(self) -> np.ndarray:
@@ -148,18 +74,6 @@ class Observation:
         if not opponent_hand_visible(self.seat, self._state.table):
             return None
         return self._state.hands[1 - self.seat].copy()
-
-    @property
-    def tiles_left(self) -> int:
-        return int(wall_left(self._state.table))
-
-    @property
-    def turn(self) -> int:
-        return int(self._state.table[TURN])
-
-    @property
-    def dealer(self) -> int:
-        return int(self._state.table[DEALER])
 
     @property
     def ready(self) -> tuple:
@@ -209,11 +123,11 @@ class Observation:
 
 class NumbaObservation(NamedTuple):
     """What a numba player's ``act`` receives (docs/write-a-player.md#a-numba-player). The arrays are the
-    seat's own copies, made afresh at each decision (sim.player_view): a player may write into them, and the
+    seat's own copies, made afresh at each decision (sim.players.player_view): a player may write into them, and the
     deal does not change."""
 
     seat: int
-    decision: int  # sim.actions.DECISION_*
+    decision: int  # sim.core.actions.DECISION_*
     legal: np.ndarray  # int64 (n,): the legal actions, in the engine's fixed order
     tile: int  # on a claim or a rob, the kind on offer; on a turn, the kind just drawn (-1 after a claim)
     hand: np.ndarray  # int8 (34,): the seat's concealed tiles
@@ -225,10 +139,10 @@ class NumbaObservation(NamedTuple):
     discards_after_ready: np.ndarray  # int8 (2, 34)
     unseen: np.ndarray  # int8 (34,): the copies this seat cannot see (the wall and the opponent's hand)
     table: np.ndarray  # int64: the public fields, indexed by sim.erren.table's constants (DRAWN, OFFER, ...)
-    rules: Rules  # the ruleset's kernel arrays (for sim.numba_players.shanten and the fan evaluator)
+    rules: Rules  # the ruleset's kernel arrays (for sim.players.numba_players.shanten and the fan evaluator)
     work: tuple  # sim.erren.table.Work: scratch arrays (shanten_scratch, distances, ...) a player may use
     bonus: np.ndarray  # int8 (34,): the face-up bonus tiles (erren-challenge's 花牌), zeros elsewhere
-    win_chance: np.ndarray  # float64 (1,): write your chance of winning the deal here with a discard (sim.win_chances)
+    win_chance: np.ndarray  # float64 (1,): write your chance of winning the deal here with a discard (sim.core.win_chances)
 
 
 @njit(cache=True, _nrt=False)
@@ -256,8 +170,8 @@ def show_to(seat, state, shown):
 @njit(cache=True, inline="always")  # inlined: returning the tuple from a call would count references on its arrays
 def numba_observation(seat, n_legal, state, rules, work, view, win_chance):
     """The observation of the actor, its legal actions the first `n_legal` of work.legal, built in the
-    seat's copies `view` (sim.player_view.PlayerView); `win_chance` is the slot of
-    sim.win_chances.WinChanceLog the seat may report in."""
+    seat's copies `view` (sim.players.player_view.PlayerView); `win_chance` is the slot of
+    sim.core.win_chances.WinChanceLog the seat may report in."""
     shown, scratch = view.state, view.work
     show_to(seat, state, shown)
     for index in range(n_legal):

@@ -30,7 +30,7 @@ from kernels.fan_ids import READY_FLAG, Fan
 from kernels.integers import smaller
 from kernels.shanten import _distances_after_discard, _ukeire_one
 from kernels.tiles import HONOR_START, MELD_CHOW, MELD_PONG, N_KINDS, SUIT_SIZE
-from sim.actions import (
+from sim.core.actions import (
     ADDED_KONG,
     CHOW,
     CONCEALED_KONG,
@@ -46,6 +46,7 @@ from sim.actions import (
     action_tile,
     encode,
 )
+from sim.core.random_streams import random_below
 from sim.erren.table import (
     CLAIMED_MELDS,
     MIN_FAN,
@@ -65,9 +66,8 @@ from sim.erren.table import (
     wall_left,
 )
 from sim.erren.win_value import NOT_A_WIN, is_winning_shape, score_win
-from sim.player_text import parse_player_text
-from sim.random_streams import random_below
-from sim.wait_ways import chow_wait_ways
+from sim.players.player_text import parse_player_text
+from sim.players.wait_ways import chow_wait_ways
 
 RANDOM, GREEDY, VALUE, DEFENSIVE = 0, 1, 2, 3
 NAMES = ("random", "greedy", "value", "defensive")

@@ -1,6 +1,6 @@
 """`mjsim replay`: one deal told event by event in MPSZ notation, so that anyone can check it by hand.
 
-The engine's event log (``sim.erren.engine.DealLog``) says what happened; this module follows the tiles along
+The engine's event log (``sim.core.event_logs.DealLog``) says what happened; this module follows the tiles along
 (hands, melds, flowers) to print each seat's hand after the deal and after each of its discards, and
 ends with the record and the winning hand's fans as the ruleset values them.
 """
@@ -16,9 +16,10 @@ from kernels.tiles import (
     MELD_PONG,
     N_KINDS,
 )
-from sim.erren import assists, engine
-from sim.notation import Hand, Meld, MeldKind, format_hand, tile_name
-from sim.ruleset import Ruleset
+from sim.core.notation import Hand, Meld, MeldKind, format_hand, tile_name
+from sim.core.ruleset import Ruleset
+from sim.erren import engine
+from sim.erren.challenge import assists
 
 SEAT_ROLES = ("dealer", "non-dealer")
 

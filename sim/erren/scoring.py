@@ -1,6 +1,8 @@
-"""Scoring a 二人 win for `mjsim score` and ``sim.scoring``: the context checks only this family makes,
-the batch scorer over ``kernels.fans.mcr``, and the result with its fans, total and minimum (起和). A ruleset
-with ``scoring = "challenge"`` (004's 闯关 game) is scored by ``sim.erren.challenge_scoring``."""
+"""Scoring a 二人 win for `mjsim score` and ``sim.families.scoring``: the context checks only this family makes
+(the way a winning tile came, the first-turn wins: ``check_special_wins``, which 004's game shares), the batch
+scorer over ``kernels.fans.mcr``, and the result with its fans, total and minimum (起和). A ruleset with
+``scoring = "challenge"`` (004's 闯关 game) is scored by ``sim.erren.challenge.scoring`` instead: the family
+names it for that evaluator (``Family.scoring_for``)."""
 
 from dataclasses import dataclass
 
@@ -8,9 +10,9 @@ from kernels.fan_ids import Fan
 from kernels.fans.mcr import NOT_A_WIN
 from kernels.fans.mcr import score_many as score_kernel
 from kernels.tiles import N_FLOWERS
-from sim.notation import Hand
-from sim.ruleset import Ruleset
-from sim.scoring import ScoringError, WinContext, kernel_inputs
+from sim.core.notation import Hand
+from sim.core.ruleset import Ruleset
+from sim.core.win_context import ScoringError, WinContext, kernel_inputs
 
 
 @dataclass(frozen=True)
@@ -80,10 +82,6 @@ def check_special_wins(hand: Hand, context: WinContext, ruleset: Ruleset) -> Non
 
 
 def check(hand: Hand, win: int, context: WinContext, ruleset: Ruleset) -> int:
-    if ruleset.scoring == "challenge":
-        from sim.erren import challenge_scoring  # here: it builds on this module
-
-        return challenge_scoring.check(hand, win, context, ruleset)
     if context.extra_draw or context.bonus:
         raise ScoringError(f"extra draws and bonus tiles are part of erren-challenge, not of {ruleset.id}")
     if context.discard_after_kong:
@@ -100,10 +98,6 @@ def check(hand: Hand, win: int, context: WinContext, ruleset: Ruleset) -> int:
 
 
 def score_rows(rows: list[tuple[Hand, int, WinContext, int]], ruleset: Ruleset) -> list[Score | None]:
-    if ruleset.scoring == "challenge":
-        from sim.erren import challenge_scoring
-
-        return challenge_scoring.score_rows(rows, ruleset)
     count = len(rows)
     counts, totals = score_kernel(*kernel_inputs(rows), *ruleset.kernel_arrays())
     results = []

@@ -30,7 +30,7 @@ from kernels.fans.challenge import new_work as new_challenge_work
 from kernels.fans.mcr import new_work as new_fan_work
 from kernels.shanten import _hand_shanten
 from kernels.tiles import COPIES_PER_KIND, HONOR_START, MELD_CONCEALED_KONG, MELD_PONG, N_KINDS, SUIT_SIZE
-from sim.actions import (
+from sim.core.actions import (
     ADDED_KONG,
     CHOW,
     CONCEALED_KONG,
@@ -71,7 +71,7 @@ DEALER_KONG_FIRST = 21  # 1 if the dealer declared a concealed kong before its f
 # state machine over these fields, so it can stop at any decision and resume with the answer.
 STEP = 22  # the engine's next step (sim.erren.engine.STEP_*)
 ACTOR = 23  # the seat the step or pending decision belongs to
-DECISION = 24  # the pending decision's kind (sim.actions.DECISION_*)
+DECISION = 24  # the pending decision's kind (sim.core.actions.DECISION_*)
 DRAWN = 25  # on a turn: the tile the actor just received, -1 after a claim
 SOURCE = 26  # where DRAWN came from (sim.erren.engine.FROM_*)
 WIN_DECLINED = 27  # on a turn: the actor declared 加倍 instead of winning on DRAWN
@@ -193,7 +193,7 @@ def opponent_hand_visible(seat, table):
     return table[READY + seat] == 1
 
 
-# The slots of ``rules.settings`` (``sim.deal_rules.Rules``): the ruleset's switches as integers.
+# The slots of ``rules.settings`` (``sim.core.deal_rules.Rules``): the ruleset's switches as integers.
 MIN_FAN = 0  # settings[MIN_FAN]: 起和
 MAX_DOUBLES = 1  # 加倍 limit (a large number for "unlimited")
 READY_REQUIRES_CONCEALED = 2
@@ -206,7 +206,7 @@ BONUS_TILES = 8  # tiles turned face up after the deal (004's 花牌)
 EXTRA_DRAWS = 9  # draws from the out-of-play tiles for a declared-ready hand after an exhausted wall
 READY_ON_FIRST_DRAW = 10  # 1: the non-dealer's 天听 is declared on its first draw (004), not after the deal
 FAN_CAP, PER_FAN_STEP, PER_LIMIT = 11, 12, 13  # the challenge evaluator's points ([points])
-# 004's assists for seat 0 (sim.erren.assists): 起始换牌 on or off, then the chances of 搓牌 and 换刻子 at each
+# 004's assists for seat 0 (sim.erren.challenge.assists): 起始换牌 on or off, then the chances of 搓牌 and 换刻子 at each
 # of its draws, in parts of CHANCE_SCALE.
 START_EXCHANGE, PICK_CHANCE, PUNG_OFFER_CHANCE = 14, 15, 16
 SETTINGS_FIELDS = 17

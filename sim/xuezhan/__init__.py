@@ -4,10 +4,12 @@ docs/rules/ for the rules book."""
 
 from pathlib import Path
 
-from sim.family import Family
-from sim.xuezhan import engine, event_log, money, players, replay_report, scoring
+from sim.players.family import Family
+from sim.xuezhan import engine, environment, ev, event_log, money, numba_helpers, observation, players, replay_report, scoring
 
 FAMILY = Family(
-    name="xuezhan", title="血战", engine=engine, players=players, report=replay_report, scoring=scoring, money=money, event_log=event_log,
+    name="xuezhan", title="血战", rulesets=("liangmen-xuezhan", "sanren-liangfang"),
+    engine=engine, players=players, report=replay_report, scoring=scoring, money=money, event_log=event_log,
+    observation=observation, environment=environment, ev=ev, numba_helpers=numba_helpers,
     rooms_file=Path(__file__).parent / "rooms.toml", currency="money",
 )

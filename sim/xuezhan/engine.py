@@ -51,7 +51,7 @@ Decisions where the seeds are silent (the rules book records them too):
   ``initial_shanten`` is that of the hand after them.
 
 A deal is a resumable state machine (section "the state machine", as in ``sim.erren.engine``): it stops at
-each decision of a seat that has a choice, so user players (``sim.user_players``: a Python class, an
+each decision of a seat that has a choice, so user players (``sim.players.user_players``: a Python class, an
 ``exec:`` program or a numba function, seen through ``sim.xuezhan.observation``) may sit at the table among
 the heuristics, and the step environment (``sim.xuezhan.environment``) can stop there.
 The decisions are a seat's turn, a rob of an added kong and a claim of a discard (each seat still in that
@@ -67,12 +67,10 @@ act, every win complete by the shanten kernel and free of its void suit, money b
 first violation per deal.
 """
 
-import copy
-import threading
 from dataclasses import dataclass, field
 
 import numpy as np
-from numba import njit, objmode
+from numba import njit
 from numba.core.errors import TypingError
 
 from kernels.fan_ids import (
@@ -96,8 +94,8 @@ from kernels.tiles import (
     N_KINDS,
     PIN_START,
 )
-from sim import event_logs, win_chances
-from sim.actions import (
+from sim.core import event_logs, win_chances
+from sim.core.actions import (
     ADDED_KONG,
     CONCEALED_KONG,
     DECISION_CLAIM,
@@ -120,13 +118,35 @@ from sim.actions import (
     action_tile,
     encode,
 )
-from sim.deal_rules import Rules, deal_rules
-from sim.player_host import HostedSeat, HostedTable
-from sim.player_text import PlayerError, split_players
-from sim.player_view import new_player_view, read_only_state
-from sim.random_streams import random_below, shuffle_in_place, stream_state
-from sim.user_players import PlayerFailure, builtin_numba_seat, error_text, is_user_player, load_user_player
-from sim.worker_processes import engine_status, in_worker
+from sim.core.deal_rules import Rules, deal_rules
+from sim.core.event_logs import DealLog
+from sim.core.random_streams import random_below, shuffle_in_place, stream_state
+from sim.core.worker_processes import engine_status
+from sim.players.numba_players import MAX_NUMBA_PARAMETERS
+from sim.players.player_text import PlayerError, split_players
+from sim.players.player_view import new_player_view
+from sim.players.seating import (
+    ASKING,
+    ILLEGAL_ANSWER,
+    ILLEGAL_CHANCE,
+    STATUS_ANSWER,
+    STATUS_DEAL,
+    STATUS_DECISION,
+    STATUS_ILLEGAL,
+    STATUS_SEAT,
+    SeatedPlayers,
+    UserTable,
+    ask_python,
+    check_answers,
+    is_numba,
+    no_numba_player,
+    numba_failure,
+    numba_functions,
+    offered,
+    seat_texts,
+    tell_deal_begins,
+)
+from sim.players.user_players import PlayerFailure
 from sim.xuezhan import players as players_module
 from sim.xuezhan.observation import Observation, numba_observation
 from sim.xuezhan.table import (
@@ -201,6 +221,7 @@ from sim.xuezhan.table import (
     void_tiles_held,
     wall_left,
 )
+from sim.xuezhan.win_value import score_win
 
 DEALT, DEALT_TO_DEALER = 13, 14
 
@@ -224,7 +245,7 @@ WIN_TYPES = {SELF_DRAWN: "self_drawn", DISCARD_WIN: "discard", ROBBED_KONG: "rob
 # others' wins), declared_s (报叫), ready_s (ready at the end, not won), initial_shanten_s, melds_s,
 # win_income_s (what its payers paid for its own win), and faulted_s (1 when the seat's user player faulted in
 # the deal, an ``exec:`` program's refused, malformed or late answer or its death: the seat then played the
-# engine's safe default for the rest of the deal; sim.user_players).
+# engine's safe default for the rest of the deal; sim.players.user_players).
 DEAL_COLUMNS = (
     "dealer", "n_seats", "winners", "first_winner", "multi_win", "draw", "next_dealer", "turns", "tiles_left",
     "violation",
@@ -341,19 +362,10 @@ def _declare(seat, state, rules, work, events):
 # ------------------------------------------------------------------------------------- wins and money
 
 
-# The fan evaluator allocates its work arrays, so the functions that reach it (`_scored`, `_win`, `_end`) run with
+# The fan evaluator allocates its work arrays, so the functions that reach it (`score_win`, `_win`, `_end`) run with
 # reference counting on, and say so (`_nrt=True`: numba would otherwise compile a callee with its caller's
 # setting). Everything else, the state machine included, runs without it: a function with reference counting
 # on counts every array it is passed, three named tuples of them at each call, which the hot loop cannot afford.
-
-
-@njit(cache=True, _nrt=True)
-def _scored(hand, seat_melds, n_melds, tile, flags, rules, counts):
-    """The raw value of a complete hand (the concealed tiles without the winning tile) won on `tile`."""
-    return _score_xuezhan(
-        hand, seat_melds, n_melds, tile, flags, rules.fan_values, rules.fan_priority, rules.exclusion_start,
-        rules.exclusion_target, rules.settings[COMBINE_MULTIPLY], counts,
-    )
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -369,7 +381,7 @@ def _win_value(seat, tile, flags, in_hand, state, rules, work):
     hand[tile] -= 1  # the evaluator takes the concealed tiles without the winning tile
     raw = -1
     if complete:
-        raw = _scored(hand, melds[seat], n_melds, tile, flags, rules, work.fan_counts)
+        raw = score_win(hand, melds[seat], n_melds, tile, flags, rules, work.fan_counts)
     if in_hand:
         hand[tile] += 1
     return raw
@@ -1270,7 +1282,7 @@ def _session_dealer(dealer, deal, row, n, seed, session_length):
 def _play_deals(seed, first_deal, n, session_length, template, rules, kinds, parameters, work, validate, records, fans, events, wall,
                 log):
     """Play records.shape[0] deals from first_deal; the last deal's events and wall stay in `events`, `wall`,
-    and every deal's events go to `log` if it keeps them (sim.event_logs)."""
+    and every deal's events go to `log` if it keeps them (sim.core.event_logs)."""
     state = new_state()
     dealer = 0
     for row in range(records.shape[0]):
@@ -1283,7 +1295,7 @@ def _play_deals(seed, first_deal, n, session_length, template, rules, kinds, par
 
 # ------------------------------------------------------------------------------------- user players
 #
-# A seat whose kind is USER or NUMBA holds a user's player (sim.user_players, sim.numba_players), asked at each
+# A seat whose kind is USER or NUMBA holds a user's player (sim.players.user_players, sim.players.numba_players), asked at each
 # of its decisions with a choice, its legal actions in work.legal. A NUMBA seat's function is called inside the
 # loop below. A USER seat is asked through Python (numba's object mode): `_UserTable` reads the same state
 # arrays, builds the seat's observation (sim.xuezhan.observation) and answers with an action code, or -1 for
@@ -1295,10 +1307,7 @@ def _play_deals(seed, first_deal, n, session_length, template, rules, kinds, par
 # distinct numba functions at the table (up to four) as arguments; numba makes a function part of the type, so
 # that one cannot be cached and is compiled in each process, only when a numba player sits at the table.
 
-USER, NUMBA = -1, -2
-# status slots: where the loop is, and whether (and with what) a numba player answered illegally
-STATUS_DEAL, STATUS_SEAT, STATUS_DECISION, STATUS_ILLEGAL, STATUS_ANSWER = range(5)
-ILLEGAL_ACTION, ILLEGAL_CHANCE = 1, 2  # status[STATUS_ILLEGAL]: an answer not offered, a report not a chance
+USER, NUMBA = -1, -2  # the kinds of a user's seat (status slots: sim.players.seating)
 
 
 @njit(cache=True)
@@ -1336,55 +1345,15 @@ def seat_money(record, n, out):
         out[seat] = record[R_WIN_MONEY + seat] + record[R_KONG_MONEY + seat]
 
 
-@njit(cache=True, _nrt=False)
-def _offered(action, legal, n):
-    for index in range(n):
-        if legal[index] == action:
-            return True
-    return False
-
-
-@njit(cache=True)
-def no_numba_player(observation, parameters, rng):
-    """Stands in the loop for a seat without a numba player; never called."""
-    return observation.legal[0], rng
-
-
-# The batch each thread is playing with user players (a Dask worker may play two shards at once).
-_ASKING = threading.local()
-
-
-def _deal_begins(deal, row):
-    _ASKING.table.begin_deal(deal, row)
-
-
-def _ask_user(n_legal):
-    return _ASKING.table.ask(n_legal)
-
-
-# The two calls into Python are functions of their own, so that the inlined loop body holds no object-mode block.
-@njit(cache=True)
-def _tell_deal_begins(deal, row):
-    with objmode():
-        _deal_begins(deal, row)
-
-
-@njit(cache=True)
-def _ask_python(n_legal):
-    with objmode(action="int64"):
-        action = _ask_user(n_legal)
-    return action
-
-
 @njit(cache=True, inline="always")
 def _deals_asking(act0, act1, act2, act3, functions, user_parameters, asks_python, seed, first_deal, n, session_length,
                   template, rules, kinds, parameters, state, work, view, validate, records, fans, events, wall, status,
                   chances, log):
     """The loop with user players: records.shape[0] deals from first_deal. A NUMBA seat s is answered by
     function functions[s] of act0 .. act3 with parameters user_parameters[s], through its copies in `view`
-    (sim.player_view); a USER seat through Python. Every answer is checked against the engine's own legal
+    (sim.players.player_view); a USER seat through Python. Every answer is checked against the engine's own legal
     actions: the loop returns early, status[STATUS_ILLEGAL] set, at an illegal one. The chances of winning the
-    players report with their discards go to `chances` (sim.win_chances)."""
+    players report with their discards go to `chances` (sim.core.win_chances)."""
     dealer = 0
     streams = work.streams
     for row in range(records.shape[0]):
@@ -1392,7 +1361,7 @@ def _deals_asking(act0, act1, act2, act3, functions, user_parameters, asks_pytho
         dealer = _session_dealer(dealer, deal, row, n, seed, session_length)
         status[STATUS_DEAL], status[STATUS_SEAT], status[STATUS_DECISION] = deal, -1, -1
         if asks_python:
-            _tell_deal_begins(deal, row)
+            tell_deal_begins(deal, row)
         record = records[row]
         begin_deal(deal, dealer, n, seed, template, wall, rules, state, work, events, record, fans[row], validate)
         pending = play_to_user(NO_ANSWER, wall, rules, kinds, parameters, state, work, events, record, fans[row], validate)
@@ -1418,17 +1387,17 @@ def _deals_asking(act0, act1, act2, act3, functions, user_parameters, asks_pytho
                     action, streams[seat] = act2(observation, shown_parameters, streams[seat])
                 else:
                     action, streams[seat] = act3(observation, shown_parameters, streams[seat])
-                if not _offered(action, work.legal, count):
-                    status[STATUS_ILLEGAL], status[STATUS_ANSWER] = ILLEGAL_ACTION, action
+                if not offered(action, work.legal, count):
+                    status[STATUS_ILLEGAL], status[STATUS_ANSWER] = ILLEGAL_ANSWER, action
                     return
             else:
-                action = _ask_python(count)
+                action = ask_python(count)
                 if action < 0:
                     _note(record, PLAYER_FAULT)
                     record[R_FAULTED + seat] = 1
                     action = default_action(state, rules, work)
-                elif not _offered(action, work.legal, count):
-                    status[STATUS_ILLEGAL], status[STATUS_ANSWER] = ILLEGAL_ACTION, action
+                elif not offered(action, work.legal, count):
+                    status[STATUS_ILLEGAL], status[STATUS_ANSWER] = ILLEGAL_ANSWER, action
                     return
             if win_chances.keep(chances, row, seat, action) != win_chances.KEPT:
                 status[STATUS_ILLEGAL] = ILLEGAL_CHANCE
@@ -1467,68 +1436,34 @@ def _play_deals_with_numba(act0, act1, act2, act3, functions, user_parameters, a
 CACHED_NUMBA_LOOPS = {}
 
 
-class _UserTable:
-    """The batch being played with user players, for the Python calls of the loop: the state arrays (the
-    same memory the engine writes), the records, the seats and the deal in play."""
+class _UserTable(UserTable):
+    """The batch being played with users' players (sim.players.seating), observed as a 血战 seat observes: its
+    money so far in the deal read from the deal's record."""
 
-
-    def __init__(self, ruleset, seats, seed, state, work, records, chances):
-        # the players' own copy of the ruleset: one that changes it cannot change the next batch's rules
-        self.ruleset, self.seats, self.seed = copy.deepcopy(ruleset), seats, seed
-        self.work, self.records, self.chances = work, records, chances
-        self.state = read_only_state(state)  # what a Python player's observation reads: it cannot write there
-        self.deal, self.row = -1, -1
-
-    def begin_deal(self, deal, row):
-        self.deal, self.row = deal, row
-        for seat, user in enumerate(self.seats):
-            if user is not None and user.kind != "numba":
-                user.begin_deal(seat, self.ruleset, self.seed, deal)
-
-    def ask(self, n_legal):
+    def observe(self, legal: list):
         record = self.records[self.row]
         seats = range(self.state.table[N_SEATS])
         money = tuple(int(record[R_WIN_MONEY + seat]) + int(record[R_KONG_MONEY + seat]) for seat in seats)
-        observation = Observation(self.state, self.work, money, tuple(self.work.legal[:n_legal].tolist()), self.deal,
-                                  self.ruleset)
-        action = self.seats[observation.seat].decide(observation)
-        if observation.win_chance is not None:
-            self.chances.chance[0] = observation.win_chance
-        return action
-
-
-def _is_numba(user) -> bool:
-    return user is not None and user.kind == "numba"
+        return Observation(self.state, self.work, money, legal, self.deal, self.ruleset)
 
 
 def _play_with_users(ruleset, players, seed, first, n, session_length, template, rules, validate, records, fans, events,
                      wall, log) -> win_chances.WinChanceLog:
     """Play the batch with user players among the seats; returns the chances of winning they reported."""
-    from sim.numba_players import MAX_NUMBA_PARAMETERS  # here: sim.numba_players imports this package's table
-
     state, work = new_state(), new_work()
-    status = engine_status()  # shared with the parent when this is a worker process (sim.worker_processes)
+    status = engine_status()  # shared with the parent when this is a worker process (sim.core.worker_processes)
     users = tuple(players.users) + (None,) * (MAX_SEATS - len(players.users))
-    user_parameters = np.stack([user.parameters if _is_numba(user) else np.zeros(MAX_NUMBA_PARAMETERS)
-                                for user in users])
+    acts, functions, user_parameters = numba_functions(users)
     chances = win_chances.new_log(records.shape[0], win_chances.discards_bound(max(0, template.shape[0] - 13 * n - 1), n))
-    _ASKING.table = _UserTable(ruleset, players.users, seed, state, work, records, chances)
-    view = new_player_view(new_state(), new_work(), rules, MAX_NUMBA_PARAMETERS,
-                           copy_rules=any(_is_numba(user) for user in users))
+    ASKING.table = _UserTable(ruleset, players.users, seed, state, work, chances, records)
+    view = new_player_view(new_state(), new_work(), rules, MAX_NUMBA_PARAMETERS, copy_rules=bool(acts))
     arguments = (
         np.uint64(seed), first, n, session_length, template, rules, players.kinds, players.parameters, state, work,
         view, validate, records, fans, events, wall, status, chances, log,
     )
-    # the distinct functions in order of first seat, and each seat's among them: the loop's type then depends on
-    # which functions play, not on where they sit
-    acts = []
-    for user in users:
-        if _is_numba(user) and user.act not in acts:
-            acts.append(user.act)
-    functions = np.array([acts.index(user.act) if _is_numba(user) else -1 for user in users], np.int64)
     try:
         if acts:
-            asks_python = any(user is not None and not _is_numba(user) for user in users)
+            asks_python = any(user is not None and not is_numba(user) for user in users)
             padded = (*acts, *[no_numba_player] * (MAX_SEATS - len(acts)))
             loop = CACHED_NUMBA_LOOPS.get(padded)
             if loop is not None:
@@ -1540,25 +1475,19 @@ def _play_with_users(ruleset, players, seed, first, n, session_length, template,
     except PlayerFailure:
         raise
     except TypingError as error:  # raised while compiling, before any deal: a function written for another table
-        texts = ", ".join(user.text for user in users if _is_numba(user))
+        texts = ", ".join(user.text for user in users if is_numba(user))
         lines = [line.strip() for line in str(error).splitlines() if line.strip() and not line.startswith("Failed in")]
         first = lines[0] if lines else type(error).__name__
         raise PlayerError(f"{texts}: does not compile against the 血战 observation "
                           f"(sim.xuezhan.observation.NumbaObservation): {first}") from None
     except Exception as error:
-        seat = int(status[STATUS_SEAT])
-        user = users[seat] if 0 <= seat < len(users) else None
-        if not _is_numba(user):
+        failure = numba_failure(users, status, error)
+        if failure is None:
             raise
-        raise user.failure(status, f"raised {error_text(error)}") from None
+        raise failure from None
     finally:
-        _ASKING.table = None
-    if status[STATUS_ILLEGAL] == ILLEGAL_ACTION:
-        user = users[int(status[STATUS_SEAT])]
-        raise user.failure(status, f"answered {int(status[STATUS_ANSWER])}, not a legal action,")
-    if status[STATUS_ILLEGAL] == ILLEGAL_CHANCE:
-        user = users[int(status[STATUS_SEAT])]
-        raise user.failure(status, f"reported a win chance of {float(chances.chance[0])!r}, not a number from 0 to 1,")
+        ASKING.table = None
+    check_answers(users, status, chances)
     return chances
 
 
@@ -1566,62 +1495,22 @@ def _play_with_users(ruleset, players, seed, first, n, session_length, template,
 
 
 @dataclass(frozen=True)
-class Players:
-    """Each seat's player: heuristic ids (USER or NUMBA for a user's player), parameter vectors, their
-    canonical texts (``greedy:claim=1,...``, or the user player's text), and the user players' seats (None
-    where built in)."""
-
-    kinds: np.ndarray
-    parameters: np.ndarray
-    names: tuple
-    users: tuple = ()
-    host: HostedTable | None = None  # where a table with users' players plays (sim.player_host)
-
-    @property
-    def has_users(self) -> bool:
-        return any(user is not None for user in self.users)
+class Players(SeatedPlayers):
+    """Each seat's player at a 血战 table (sim.players.seating.SeatedPlayers)."""
 
     @classmethod
     def parse(cls, texts, seats: int | None = None, lenient: bool = False, users=None) -> "Players":
         """From a list of player texts, or one string `A,B,...` (see ``split_players``); one per seat.
-        `users`: user players already loaded, by seat (None where there is none), reused for their texts.
-        Users' players are loaded here only in a worker process; elsewhere the table is hosted
-        (sim.player_host)."""
+        `users`: user players already loaded, by seat (None where there is none), reused for their texts;
+        `lenient`: keys only the 二人 heuristics take are dropped, not refused."""
         if isinstance(texts, str):
             texts = split_players(texts)
         if seats is not None and len(texts) != seats:
             raise PlayerError(f"this game takes {seats} players, not {len(texts)}")
         if not 2 <= len(texts) <= MAX_SEATS:
             raise PlayerError(f"血战 takes two to four players, not {len(texts)}")
-        hosted = not in_worker() and any(builtin_numba_seat(text, players_module.NUMBA_PLAYERS) is None
-                                         and is_user_player(text, players_module.NAMES) for text in texts)
-        kinds, vectors, names, seated = [], [], [], []
-        for seat, text in enumerate(texts):
-            builtin = builtin_numba_seat(text, players_module.NUMBA_PLAYERS)
-            if builtin is not None or is_user_player(text, players_module.NAMES):
-                known = users[seat] if users is not None and seat < len(users) and not hosted else None
-                user = known if known is not None else (builtin or (HostedSeat(text) if hosted else load_user_player(text)))
-                seated.append(user)
-                kinds.append(NUMBA if user.kind == "numba" else USER)
-                vectors.append(np.zeros(players_module.N_PARAMETERS))
-                names.append(user.text if builtin is not None else text.strip())
-            else:
-                kind, vector, name = players_module.parse_player(text, lenient)
-                seated.append(None)
-                kinds.append(kind)
-                vectors.append(vector)
-                names.append(name)
-        host = HostedTable(__name__, texts, len(texts)) if hosted else None
-        return cls(np.array(kinds, np.int64), np.stack(vectors), tuple(names), tuple(seated), host)
-
-    def close(self):
-        """End the user players' programs (``exec:`` players) and their host; built-in and Python players
-        need nothing."""
-        for user in self.users:
-            if user is not None:
-                user.close()
-        if self.host is not None:
-            self.host.close()
+        return cls(*seat_texts(texts, players_module, lambda text: players_module.parse_player(text, lenient), __name__,
+                               (USER, NUMBA), users))
 
 
 def as_players(players, n_seats: int) -> Players:
@@ -1639,7 +1528,7 @@ def as_players(players, n_seats: int) -> Players:
 
 
 def kernel_rules(ruleset) -> tuple[Rules, np.ndarray]:
-    """The rules the kernels take (``sim.deal_rules.Rules``, settings slots in ``sim.xuezhan.table``) and
+    """The rules the kernels take (``sim.core.deal_rules.Rules``, settings slots in ``sim.xuezhan.table``) and
     the wall template (tile ids, ordered)."""
     if getattr(ruleset, "family", None) != "xuezhan":
         raise ValueError(f"the 血战 engine plays family-xuezhan rulesets, not {ruleset.id}")
@@ -1687,12 +1576,12 @@ class XuezhanRecords:
     """One batch of deals: `columns` (name -> int32 array, ``record_columns(n_seats)`` plus int64 `deal`),
     `fans` (deals x n_seats x N_FANS uint8: the fans of each seat's win, zero if it did not win) and
     `win_chances` (for each seat holding a user player, ``win_chances_<seat>``: the chances of winning it
-    reported with its discards, a list per deal; sim.win_chances)."""
+    reported with its discards, a list per deal; sim.core.win_chances)."""
 
     columns: dict
     fans: np.ndarray
     win_chances: dict = field(default_factory=dict)
-    log: event_logs.BatchLog | None = None  # every deal's events, when asked for (sim.event_logs)
+    log: event_logs.BatchLog | None = None  # every deal's events, when asked for (sim.core.event_logs)
 
     def __len__(self):
         return self.fans.shape[0]
@@ -1744,18 +1633,6 @@ def play(ruleset, players, seed: int, n_deals: int, first_deal: int = 0, session
     columns = {"deal": np.arange(first_deal, first_deal + n_deals, dtype=np.int64)}
     columns.update(_columns_of(records, n))
     return XuezhanRecords(columns, fans[:, :n].copy(), reports, log)
-
-
-@dataclass
-class DealLog:
-    """Everything about one deal: its record, fans (n_seats x N_FANS), the shuffled wall, the event log
-    (n, 3: code, seat, tile) and each event's amount (payments; a win's raw value)."""
-
-    record: dict
-    fans: np.ndarray
-    wall: np.ndarray
-    events: np.ndarray
-    amounts: np.ndarray
 
 
 def replay(ruleset, players, seed: int, deal: int, session_length: int = 0, validate: bool = False) -> DealLog:

@@ -2,7 +2,7 @@
 `liangmen-xuezhan` and `sanren-liangfang` at any of their seat counts.
 
 ``Environment`` is one table stepped decision by decision (the agent-environment cycle of
-``sim.environment``, which owns the stepping, its checks and the masks): ``reset(seed, deal)`` deals,
+``sim.players.environment``, which owns the stepping, its checks and the masks): ``reset(seed, deal)`` deals,
 ``observation`` is what the seat to act sees (``sim.xuezhan.observation.Observation``), ``step(action)``
 answers it and runs the deal on to the next decision of an agent's seat with a choice. Seats given to
 ``opponents`` are played by built-in heuristics inside the engine. When the deal ends, ``rewards`` holds
@@ -20,8 +20,8 @@ import numpy as np
 from numba import njit, prange
 
 from kernels.fan_ids import N_FANS
-from sim.actions import N_ACTIONS
-from sim.environment import (
+from sim.core.random_streams import random_below, stream_state
+from sim.players.environment import (
     BatchStepEnvironment,
     StepEnvironment,
     checked_deal,
@@ -32,7 +32,6 @@ from sim.environment import (
     ruleset_of,
     whole_number,
 )
-from sim.random_streams import random_below, stream_state
 from sim.xuezhan import engine
 from sim.xuezhan import players as players_module
 from sim.xuezhan.engine import (
@@ -109,7 +108,7 @@ class Environment(StepEnvironment):
     def reset(self, seed: int, deal: int = 0, dealer: int | None = None):
         """Deal `deal` of `seed` (its dealer drawn as ``mjsim run`` draws it without sessions, unless given);
         returns the first observation, or None if the deal ended without an agent's choice. Each argument is
-        checked first (``sim.environment``): a bad one raises TypeError or ValueError and leaves the table as
+        checked first (``sim.players.environment``): a bad one raises TypeError or ValueError and leaves the table as
         it was."""
         seed, deal = checked_seed(seed), checked_deal(deal)
         n = self.n_seats
@@ -230,24 +229,12 @@ class BatchEnvironment(BatchStepEnvironment):
         self.seed, (self.stake, self.fee) = checked_seed(seed), checked_money(stake, fee)
         n = self.n
         shapes = new_state()
-        self.hands_all = np.zeros((n, *shapes.hands.shape), np.int8)
-        self.melds = np.zeros((n, *shapes.melds.shape), np.int8)
-        self.visible = np.zeros((n, *shapes.visible.shape), np.int8)
-        self.tables = np.zeros((n, TABLE_FIELDS), np.int64)
-        self.discarded = np.zeros((n, *shapes.discarded.shape), np.int8)
+        self._allocate(shapes, TABLE_FIELDS, self.template, self.n_seats)
         self.waits = np.zeros((n, *shapes.waits.shape), np.int8)
-        self.walls = np.tile(self.template, (n, 1))
         self.records = np.zeros((n, RECORD_WIDTH), np.int32)
         self.fans = np.zeros((n, MAX_SEATS, N_FANS), np.uint8)
         self.events = np.zeros((1, 4), np.int32)  # no event log: a one-row log records nothing
         self.works = Work(*(np.zeros((n, *array.shape), array.dtype) for array in new_work()))
-        self.actors = np.zeros(n, np.int64)
-        self.hands = np.zeros((n, self.hands_all.shape[2]), np.int8)
-        self.masks = np.zeros((n, N_ACTIONS), bool)
-        self.rewards = np.zeros((n, self.n_seats))
-        self.finished = np.zeros(n, bool)
-        self.steps = np.zeros(self.threads, np.int64)
-        self.next_deal = np.arange(n, dtype=np.int64)
 
     def _step(self, actions):
         arguments = (

@@ -1,4 +1,4 @@
-"""``ev`` at 血战 tables: the expected-value player of the 血战 family, a numba player (sim.numba_players)
+"""``ev`` at 血战 tables: the expected-value player of the 血战 family, a numba player (sim.players.numba_players)
 seated by name like the heuristics (`liangmen-xuezhan`, `sanren-liangfang`, two to four seats).
 
 It plays on the public numba player interface only (``sim.xuezhan.observation.NumbaObservation``) and
@@ -20,14 +20,14 @@ from the ruleset's own evaluator, its cap, the kong units 003 adds to a win, 报
 A ready hand's race is walked round by round; a hand one tile from ready is looked at one draw ahead,
 exactly (each live tile that makes it ready, ev's best discard then, and that ready hand's race in the
 rounds left); a hand further away is played as greedy plays it (the lowest shanten, the most live improving
-tiles), its chance of winning from sim.win_race.far_chance, unless a value plan (a flush in one suit, seven
+tiles), its chance of winning from sim.players.win_race.far_chance, unless a value plan (a flush in one suit, seven
 pairs) is worth more: its walk's chance times what the pattern multiplies a win by under the ruleset (a
 pong that far from ready is weighed the same way, 门清 given up). Decisions: discards; pong and kong (kong
 money at once, and 003's kong units in later wins) when the hand after them is worth more; 报叫 when the declared
 hand (its wins ×16, locked, its discards dealing in at ×16) is worth more; a win on a discard or a robbed
 kong, or passing it to wait for a self-draw paid by every player still in (过水胡 and 漏胡 then bind);
 换三张 and 定缺 as greedy chooses them. With each discard it reports its chance of winning the deal
-(sim.win_chances), calibrated by sim.ev_calibration. Parameters (``ev:key=value,...``): ``claim`` and
+(sim.core.win_chances), calibrated by sim.players.ev_calibration. Parameters (``ev:key=value,...``): ``claim`` and
 ``declare`` (0 never pongs or kongs a discard / never declares 报叫), ``pass_wins`` (0 always wins when it
 may), ``ron_share`` (the chance another player throws a tile ev waits on when it draws it), ``threat``
 (scales the others' readiness before they declare), ``opponent_waits`` (a ready player's live winning
@@ -45,7 +45,7 @@ from numba import njit
 from kernels.fan_ids import READY_FLAG, SELF_DRAWN_FLAG, Fan
 from kernels.shanten import _seven_pairs_from_tally
 from kernels.tiles import MELD_CONCEALED_KONG, MELD_KONG, MELD_PONG, N_KINDS
-from sim.actions import (
+from sim.core.actions import (
     ACTION_BASE,
     ADDED_KONG,
     CONCEALED_KONG,
@@ -63,11 +63,12 @@ from sim.actions import (
     PONG,
     WIN,
 )
-from sim.ev_calibration import LIANGMEN, SANREN_THREE, SANREN_TWO, WALK_FROM_FAR, report
-from sim.numba_players import _xuezhan_value, legal_action, legal_action_of, numba_player
-from sim.win_race import MAX_LEVELS, far_chance
-from sim.wait_ways import chow_wait_ways
+from sim.players.ev_calibration import WALK_FROM_FAR, report, table_named
+from sim.players.numba_players import legal_action, legal_action_of, numba_player
+from sim.players.wait_ways import chow_wait_ways
+from sim.players.win_race import MAX_LEVELS, far_chance
 from sim.xuezhan import engine
+from sim.xuezhan.win_value import score_win
 from sim.xuezhan.table import (
     ADDED_OTHERS,
     CAP,
@@ -103,6 +104,9 @@ MAX_ROUNDS = 40
 READY_HAND = int(Fan.READY_HAND)  # 报叫
 FULL_FLUSH, SEVEN_PAIRS = int(Fan.FULL_FLUSH), int(Fan.SEVEN_PAIRS)  # the patterns of the value plans
 CONCEALED_HAND = int(Fan.CONCEALED_HAND)  # 门清, which a pong gives up
+
+# the fitted tables of sim.players.ev_calibration that calibrate this family's ev
+LIANGMEN, SANREN_THREE, SANREN_TWO = (table_named(name) for name in ("liangmen-xuezhan", "sanren-liangfang-3", "sanren-liangfang-2"))
 
 
 class Race(NamedTuple):
@@ -156,7 +160,7 @@ def _waits(hand, n_melds, melds, unseen, rules, fan_counts, flags, kong_units, r
         hand[kind] -= 1
         if not complete:
             continue
-        on_discard = _payment(_xuezhan_value(hand, melds, n_melds, kind, flags, rules, fan_counts), False,
+        on_discard = _payment(score_win(hand, melds, n_melds, kind, flags, rules, fan_counts), False,
                               kong_units, settings)
         best = max(best, on_discard)
         live = max(unseen[kind], 0)
@@ -165,7 +169,7 @@ def _waits(hand, n_melds, melds, unseen, rules, fan_counts, flags, kong_units, r
         ron_copies += live
         ron_value += live * on_discard
         self_copies += live
-        self_value += live * _payment(_xuezhan_value(hand, melds, n_melds, kind, flags | SELF_DRAWN_FLAG, rules,
+        self_value += live * _payment(score_win(hand, melds, n_melds, kind, flags | SELF_DRAWN_FLAG, rules,
                                                      fan_counts), True, kong_units, settings)
     rates[0], rates[1], rates[2], rates[3], rates[4] = self_copies, self_value, ron_copies, ron_value, best
 
@@ -413,11 +417,18 @@ def _race_terms(observation, parameters):
 
 @njit(cache=True, inline="always")
 def table_key(rules, n_seats):
-    """The table of sim.ev_calibration whose curve calibrates ev's chances under these rules: fans
+    """The table of sim.players.ev_calibration whose curve calibrates ev's chances under these rules: fans
     multiplied (liangmen-xuezhan), else added at three seats or at two (sanren-liangfang)."""
     if rules.settings[COMBINE_MULTIPLY] != 0:
         return LIANGMEN
     return SANREN_THREE if n_seats >= 3 else SANREN_TWO
+
+
+def calibration_table(ruleset, seats: int) -> int:
+    """``table_key`` read from a ``Ruleset`` rather than its kernel arrays (a test keeps the two in step)."""
+    if ruleset.combine == "multiply":
+        return LIANGMEN
+    return SANREN_THREE if seats >= 3 else SANREN_TWO
 
 
 @njit(cache=True, inline="always")
@@ -462,7 +473,7 @@ def _fan_multiplier(rules, fan):
 @njit(cache=True)
 def _plans(hand, n_melds, melds, unseen, rules, parameters, race, rounds, levels, restricted, live):
     """(the best of the value plans of a hand of 3k+1 tiles too far from ready for the search, its chance of
-    winning): each plan's walk (sim.win_race.far_chance) times what its pattern multiplies a win by. A
+    winning): each plan's walk (sim.players.win_race.far_chance) times what its pattern multiplies a win by. A
     flush (清一色) in a suit that all its melds are in: the hand less the other suit's tiles, improved only by
     that suit's live copies; seven pairs (七对, no melds): a pair for each single's live copies."""
     best, best_chance = 0.0, 0.0
@@ -551,7 +562,7 @@ def _best_discard(hand, n_melds, melds, unseen, rules, work, parameters, flags, 
     the search reaches (ready, or one tile from it at depth 1: a ready hand worth little competes with one a
     tile from a better one); greedy's where every discard leaves the hand too far for the search, its
     chance then from the walk, unless a value plan is worth more (``_far_discard``). `estimate`: which of
-    sim.ev_calibration.ESTIMATES made the chance. `scratch`: int64 (2, 34) work rows."""
+    sim.players.ev_calibration.ESTIMATES made the chance. `scratch`: int64 (2, 34) work rows."""
     suit = rules.suit_table
     depth = int(parameters[DEPTH])
     lowest = 99

@@ -1,4 +1,4 @@
-"""The 血战 family's event logs as data (sim.event_logs): the name of each engine event code, and a batch's
+"""The 血战 family's event logs as data (sim.core.event_logs): the name of each engine event code, and a batch's
 events as rows of the shared schema.
 
 The engine logs every payment as it happens (wins, kong money, 查叫, 关死, kong money returned) with the
@@ -11,7 +11,7 @@ A void suit (定缺) shows the suit's first kind (1p or 1s).
 import numpy as np
 import pyarrow as pa
 
-from sim import event_logs
+from sim.core import event_logs
 from sim.xuezhan import engine
 
 EVENT_NAMES = (
@@ -23,12 +23,12 @@ assert len(EVENT_NAMES) == len(engine.EVENT_NAMES)
 PAYMENTS = (engine.EV_PAY_WIN, engine.EV_PAY_KONG, engine.EV_PAY_CHAJIAO, engine.EV_PAY_GUANSI, engine.EV_REFUND_KONG)
 TILES_EXCHANGED = 3
 # The events after which the engine's turn counter has moved on (a decision's observation.turn): any draw,
-# from the front or the back, and a claim. sim.log_replay recounts it to find a decision in the log.
+# from the front or the back, and a claim. sim.runs.log_replay recounts it to find a decision in the log.
 TURN_EVENTS = frozenset({"draw", "replacement", "pong", "kong"})
 
 
 def log_table(log: event_logs.BatchLog, columns: dict) -> pa.Table:
-    """The batch's events (``log``) as rows of sim.event_logs' schema; `columns`: the batch's records."""
+    """The batch's events (``log``) as rows of sim.core.event_logs' schema; `columns`: the batch's records."""
     rows, ends = log.rows.astype(np.int64), log.ends
     codes, seats, tiles, amounts = rows.T
     paying = np.isin(codes, PAYMENTS)

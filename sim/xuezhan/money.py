@@ -10,8 +10,8 @@ seats. A room multiplies units by its base stake (``Room.stake``) and charges ev
 import numpy as np
 import pandas as pd
 
-from analysis.rooms import Room
-from analysis.statistics import Z_95, mean_and_quantiles, wilson_interval
+from sim.core.rooms import Room
+from sim.core.statistics import Z_95, mean_and_quantiles, wilson_interval
 
 QUANTILES = (0.01, 0.1, 0.5, 0.9, 0.99)
 SOURCES = ("win", "kong", "chajiao", "guansi")  # money_s is their sum

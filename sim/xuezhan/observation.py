@@ -7,7 +7,7 @@ discards and the copies on the table, the wall's size, and the public facts: dea
 and its declared waits, its void suit once declared (定缺), who has won and left the deal, and each seat's
 money so far in the deal. Nothing a player does to what it is shown can change the deal: the numba
 observation is built from copies of the deal's state, the Python one reads read-only views of it
-(sim.player_view) and hands out copies, which a player may keep or change freely.
+(sim.players.player_view) and hands out copies, which a player may keep or change freely.
 """
 
 from typing import NamedTuple
@@ -15,11 +15,11 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from kernels.tiles import MELD_CONCEALED_KONG, MELD_PONG
-from sim.actions import DECISION_CLAIM, DECISION_EXCHANGE, DECISION_NAMES, DECISION_ROB, DECISION_TURN
-from sim.deal_rules import Rules
-from sim.notation import format_tiles, tile_name
-from sim.user_players import legal_list, legal_mask
+from kernels.tiles import MELD_CONCEALED_KONG
+from sim.core.actions import DECISION_CLAIM, DECISION_EXCHANGE, DECISION_ROB, DECISION_TURN
+from sim.core.deal_rules import Rules
+from sim.core.notation import format_tiles, tile_name
+from sim.players.observation import HIDDEN, SeatObservation, TableSlots
 from sim.xuezhan.table import (
     ACTOR,
     CLAIM,
@@ -48,78 +48,27 @@ from sim.xuezhan.table import (
     wall_left,
 )
 
-HIDDEN = -1  # the kind shown for another seat's concealed kong
 
-
-def _meld_text(code: int, low: int) -> str:
-    """A meld in the notation of hands: ``[555p]``, ``[5555p]``, ``(5555p)`` when concealed, ``(????)`` for
-    another seat's concealed kong."""
-    if low == HIDDEN:
-        return "(????)"
-    name = tile_name(low)
-    if code == MELD_PONG:
-        return f"[{name[0] * 3}{name[1]}]"
-    tiles = f"{name[0] * 4}{name[1]}"
-    return f"({tiles})" if code == MELD_CONCEALED_KONG else f"[{tiles}]"
-
-
-class Observation:
+class Observation(SeatObservation):
     """One decision of one seat. Fields: ``seat``, ``deal``, ``decision`` (``turn``, ``claim``, ``rob``,
-    ``opening ready``, ``exchange``, ``void``), ``legal_actions`` (``sim.user_players.Action``: ``code``,
+    ``opening ready``, ``exchange``, ``void``), ``legal_actions`` (``sim.players.user_players.Action``: ``code``,
     ``text``), ``legal_codes``, ``legal_mask``, ``hand``, ``drawn``, ``tile``, ``picked``, ``melds``,
     ``n_melds``, ``meld_texts``, ``discards``, ``visible``, ``tiles_left``, ``turn``, ``dealer``,
     ``n_seats``, ``ready``, ``waits``, ``voids``, ``won``, ``money``, ``win_value``, ``ruleset``.
 
     ``win_chance`` is the player's to set: its chance of winning the deal, from 0 to 1, kept when it
-    answers with a discard (sim.win_chances)."""
+    answers with a discard (sim.core.win_chances)."""
+
+    SLOTS = TableSlots(actor=ACTOR, decision=DECISION, drawn=DRAWN, offer=OFFER, turn=TURN, dealer=DEALER, n_melds=N_MELDS)
+    _wall_left = staticmethod(wall_left)
 
     def __init__(self, state, work, money, legal_codes, deal: int, ruleset):
-        self.win_chance = None
-        self._state = state  # the engine's read-only views (sim.player_view.read_only_state)
-        self.legal_codes = tuple(legal_codes)  # a tuple of ints
-        self.deal = deal
-        self.ruleset = ruleset
-        table = state.table
-        self.seat = int(table[ACTOR])
-        self.n_seats = int(table[N_SEATS])
-        self._decision = int(table[DECISION])
-        self.decision = DECISION_NAMES[self._decision]
+        super().__init__(state, legal_codes, deal, ruleset)
+        self.n_seats = int(state.table[N_SEATS])
+        self._decision = int(state.table[DECISION])
         self._money = money  # each seat's units so far, from the deal's record (sim.xuezhan.engine)
-        count = int(table[PICKED]) if self._decision == DECISION_EXCHANGE else 0
+        count = int(state.table[PICKED]) if self._decision == DECISION_EXCHANGE else 0
         self._picked = tuple(int(kind) for kind in work.exchange_choices[self.seat, :count])
-        self._actions = None
-
-    @property
-    def legal_actions(self):
-        if self._actions is None:
-            self._actions = legal_list(self.legal_codes)
-        return self._actions
-
-    @property
-    def legal_mask(self) -> np.ndarray:
-        """bool (sim.actions.N_ACTIONS,): True at each legal action's code."""
-        return legal_mask(self.legal_codes)
-
-    @property
-    def hand(self) -> np.ndarray:
-        """int8 (34,): the seat's concealed tiles (the tile just drawn included; in 换三张, the tiles it is
-        giving too: see ``picked``)."""
-        return self._state.hands[self.seat].copy()
-
-    @property
-    def drawn(self):
-        """On a turn, the kind just received (None after a pong); None on other decisions."""
-        table = self._state.table
-        if self._decision != DECISION_TURN or table[DRAWN] < 0:
-            return None
-        return int(table[DRAWN])
-
-    @property
-    def tile(self):
-        """On a claim or a rob, the kind on offer (the discard, the tile added to a pong); else None."""
-        if self._decision in (DECISION_CLAIM, DECISION_ROB):
-            return int(self._state.table[OFFER])
-        return None
 
     @property
     def picked(self) -> tuple:
@@ -135,43 +84,6 @@ class Observation:
             if seat != self.seat:
                 melds[seat, :, 1][melds[seat, :, 0] == MELD_CONCEALED_KONG] = HIDDEN
         return melds
-
-    @property
-    def n_melds(self) -> tuple:
-        table = self._state.table
-        return tuple(int(table[N_MELDS + seat]) for seat in range(self.n_seats))
-
-    @property
-    def meld_texts(self) -> tuple:
-        """Each seat's melds as text: ``[555p]``, ``[5555p]``, ``(1111s)`` for a concealed kong (``(????)``
-        for another seat's)."""
-        melds = self.melds
-        return tuple(
-            tuple(_meld_text(int(melds[seat, index, 0]), int(melds[seat, index, 1])) for index in range(count))
-            for seat, count in enumerate(self.n_melds)
-        )
-
-    @property
-    def discards(self) -> np.ndarray:
-        """int8 (n_seats, 34): what each seat has discarded."""
-        return self._state.discarded[: self.n_seats].copy()
-
-    @property
-    def visible(self) -> np.ndarray:
-        """int8 (34,): the copies on the table: discards and exposed melds."""
-        return self._state.visible.copy()
-
-    @property
-    def tiles_left(self) -> int:
-        return int(wall_left(self._state.table))
-
-    @property
-    def turn(self) -> int:
-        return int(self._state.table[TURN])
-
-    @property
-    def dealer(self) -> int:
-        return int(self._state.table[DEALER])
 
     @property
     def ready(self) -> tuple:
@@ -234,7 +146,7 @@ class Observation:
 
 
 class NumbaWork(NamedTuple):
-    """Scratch arrays a numba player may use (and overwrite) for the helpers of ``sim.numba_players``."""
+    """Scratch arrays a numba player may use (and overwrite) for the helpers of ``sim.players.numba_players``."""
 
     shanten_scratch: np.ndarray  # int16 (6, 10): for shanten and ukeire
     distances: np.ndarray  # int64 (34,): for ukeire
@@ -244,12 +156,12 @@ class NumbaWork(NamedTuple):
 
 class NumbaObservation(NamedTuple):
     """What a numba player's ``act`` receives at a 血战 table (docs/write-a-player.md#a-numba-player). The
-    arrays are the seat's own copies, made afresh at each decision (sim.player_view): a player may write into
+    arrays are the seat's own copies, made afresh at each decision (sim.players.player_view): a player may write into
     them, and the deal does not change. Per-seat arrays have four rows; the first ``n_seats`` count."""
 
     seat: int
     n_seats: int
-    decision: int  # sim.actions.DECISION_*
+    decision: int  # sim.core.actions.DECISION_*
     legal: np.ndarray  # int64 (n,): the legal actions, in the engine's fixed order
     tile: int  # on a claim or a rob, the kind on offer; on a turn, the kind just received (-1 after a pong)
     hand: np.ndarray  # int8 (34,): the seat's concealed tiles
@@ -266,9 +178,9 @@ class NumbaObservation(NamedTuple):
     win_value: int  # the raw value of the win this decision offers, -1 if it offers none
     picked: np.ndarray  # int64: in 换三张, the kinds the seat has chosen to give so far; else empty
     table: np.ndarray  # int64 (TABLE_FIELDS,): the public fields, indexed by sim.xuezhan.table's constants
-    rules: Rules  # the ruleset's kernel arrays (for sim.numba_players.shanten and xuezhan_win_value)
+    rules: Rules  # the ruleset's kernel arrays (for sim.players.numba_players.shanten and xuezhan_win_value)
     work: NumbaWork  # scratch arrays for the helpers
-    win_chance: np.ndarray  # float64 (1,): write your chance of winning the deal here with a discard (sim.win_chances)
+    win_chance: np.ndarray  # float64 (1,): write your chance of winning the deal here with a discard (sim.core.win_chances)
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -314,8 +226,8 @@ def show_to(seat, state, work, shown, scratch):
 @njit(cache=True, inline="always")  # inlined: returning the tuple from a call would count references on its arrays
 def numba_observation(seat, n_legal, state, rules, work, view, win_chance):
     """The observation of the actor, its legal actions the first `n_legal` of work.legal, built in the
-    seat's copies `view` (sim.player_view.PlayerView); work.money must hold each seat's money so far (the
-    engine fills it from the deal's record); `win_chance` is the slot of sim.win_chances.WinChanceLog the
+    seat's copies `view` (sim.players.player_view.PlayerView); work.money must hold each seat's money so far (the
+    engine fills it from the deal's record); `win_chance` is the slot of sim.core.win_chances.WinChanceLog the
     seat may report in."""
     shown, scratch = view.state, view.work
     show_to(seat, state, work, shown, scratch)

@@ -23,7 +23,7 @@ from numba import njit
 
 from kernels.fan_ids import Fan
 from kernels.tiles import N_KINDS, PIN_START, SOU_START
-from sim.actions import (
+from sim.core.actions import (
     ADDED_KONG,
     CONCEALED_KONG,
     DISCARD,
@@ -35,8 +35,8 @@ from sim.actions import (
     WIN,
     encode,
 )
-from sim.player_text import parse_player_text
-from sim.random_streams import random_below
+from sim.core.random_streams import random_below
+from sim.players.player_text import parse_player_text
 from sim.xuezhan.table import (
     COMBINE_MULTIPLY,
     DECLARED,

@@ -1,6 +1,6 @@
 """`mjsim replay` for the 血战 family: one deal told event by event in MPSZ notation, payments included.
 
-The engine's event log (``sim.xuezhan.engine.DealLog``) says what happened and who paid whom; this module
+The engine's event log (``sim.core.event_logs.DealLog``) says what happened and who paid whom; this module
 follows the tiles along to print each seat's hand after the deal and after each of its discards, every
 payment (wins, kong money, 查叫, 关死) as it happens, and ends with each winner's fans as the ruleset values
 them and the money of every seat.
@@ -10,8 +10,8 @@ import numpy as np
 
 from kernels.fan_ids import Fan
 from kernels.tiles import MELD_CONCEALED_KONG, MELD_KONG, MELD_PONG, N_KINDS, SOU_START
-from sim.notation import Hand, Meld, MeldKind, format_hand, tile_name
-from sim.ruleset import Ruleset
+from sim.core.notation import Hand, Meld, MeldKind, format_hand, tile_name
+from sim.core.ruleset import Ruleset
 from sim.xuezhan import engine
 
 PAYMENTS = {

@@ -1,4 +1,4 @@
-"""Scoring a 血战 win for `mjsim score` and ``sim.scoring``: the context checks only this family makes,
+"""Scoring a 血战 win for `mjsim score` and ``sim.families.scoring``: the context checks only this family makes,
 the batch scorer over ``kernels.fans.xuezhan``, and the result: the value each payer pays, before and
 after the cap (002: the product of the multipliers; 003: 2**fans)."""
 
@@ -6,9 +6,9 @@ from dataclasses import dataclass
 
 from kernels.fan_ids import Fan
 from kernels.fans import xuezhan as xuezhan_fans
-from sim.notation import Hand, MeldKind
-from sim.ruleset import Ruleset
-from sim.scoring import ScoringError, WinContext, kernel_inputs
+from sim.core.notation import Hand, MeldKind
+from sim.core.ruleset import Ruleset
+from sim.core.win_context import ScoringError, WinContext, kernel_inputs
 
 
 @dataclass(frozen=True)

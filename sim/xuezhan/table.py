@@ -7,7 +7,7 @@ This module owns what the engine (``sim.xuezhan.engine``) and the players (``sim
   (discards lying on the table and exposed melds; concealed kongs are not visible), ``table`` int64
   (TABLE_FIELDS,) scalar fields (per-seat fields take four slots, FIELD + seat), ``discarded`` int8 (4, 34)
   and ``waits`` int8 (4, 34): the public waits of each 报叫 declarer; the slots of ``rules.settings``, the
-  ruleset's switches as integers (``sim.deal_rules.Rules``); the players' and the engine's work arrays
+  ruleset's switches as integers (``sim.core.deal_rules.Rules``); the players' and the engine's work arrays
   (``Work``);
 - the two-suit hand measures the hot loops need (complete, shanten, ukeire, waits) on the 筒/条 tile set;
 - the legality of every decision (the validating mode checks each decision against the same functions), and
@@ -27,7 +27,7 @@ from kernels.fan_ids import N_FANS
 from kernels.shanten import _seven_pairs_from_tally, _split_cost
 from kernels.tables import MAX_SETS
 from kernels.tiles import MELD_CONCEALED_KONG, MELD_PONG, N_KINDS, PIN_START, SOU_START
-from sim.actions import (
+from sim.core.actions import (
     ADDED_KONG,
     CONCEALED_KONG,
     DECISION_CLAIM,
@@ -76,7 +76,7 @@ DECLARED_VOID = 44  # 定缺: the first kind of the suit the seat declared void,
 # state machine over these fields, so it can stop at any decision and resume with the answer.
 STEP = 48  # the engine's next step (sim.xuezhan.engine.STEP_*)
 ACTOR = 49  # the seat the pending decision belongs to (on a turn: the seat whose turn it is)
-DECISION = 50  # the pending decision's kind (sim.actions.DECISION_*)
+DECISION = 50  # the pending decision's kind (sim.core.actions.DECISION_*)
 DRAWN = 51  # on a turn: the tile the actor just received (-1 after a pong); before it, the dealer's last tile dealt
 SOURCE = 52  # where DRAWN came from (sim.xuezhan.engine.FROM_*)
 OFFER = 53  # the tile on offer: the discard, or the tile of an added kong that may be robbed
@@ -140,7 +140,7 @@ class Work(NamedTuple):
     seen_table: np.ndarray  # int64 (TABLE_FIELDS,): `table` with what the seat may not know blanked
     seen_melds: np.ndarray  # int8 (4, 4, 2): the melds, other seats' concealed kongs without their kind
     money: np.ndarray  # int64 (4,): each seat's units so far in the deal (wins and kongs)
-    distances: np.ndarray  # int64 (34,): the ukeire helper's scratch (sim.numba_players.ukeire)
+    distances: np.ndarray  # int64 (34,): the ukeire helper's scratch (sim.players.numba_players.ukeire)
 
 
 def new_work() -> Work:

@@ -1,4 +1,4 @@
-"""A Python player for the `erren-challenge` replay tests (tests/test_challenge_replay.py): the greedy heuristic's
+"""A Python player for the `erren-challenge` replay tests (tests/erren/challenge/test_replay.py): the greedy heuristic's
 own choice, except that it wins whenever it may, makes every kong it may, and declares ready as soon as a discard
 allows it, throwing the tile it just drew when that keeps the hand ready. The built-in heuristics rarely show
 §7's rare situations (the non-dealer's 天听 on its first draw needs a ready dealt hand whose drawn tile is thrown;
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.actions import (
+from sim.core.actions import (
     ACTION_BASE,
     ADDED_KONG,
     CONCEALED_KONG,

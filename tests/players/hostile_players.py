@@ -1,4 +1,4 @@
-"""Python players that attack the player protocol, one way each (tests/test_hostile_players.py)."""
+"""Python players that attack the player protocol, one way each (tests/players/test_hostile_players.py)."""
 
 import os
 import signal

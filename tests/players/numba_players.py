@@ -4,8 +4,8 @@ that reports a chance of winning that is not a number) and one whose reports cou
 import numpy as np
 from numba import njit
 
-from sim.actions import DECISION_TURN
-from sim.numba_players import numba_player
+from sim.core.actions import DECISION_TURN
+from sim.players.numba_players import numba_player
 
 
 @numba_player(turns=3.0)

@@ -7,7 +7,7 @@ import os
 import numpy as np
 from numba import njit
 
-from sim.actions import (
+from sim.core.actions import (
     ACTION_BASE,
     CHOW,
     DECISION_TURN,
@@ -20,6 +20,7 @@ from sim.actions import (
     PONG,
     WIN,
 )
+from sim.core.ruleset import load_ruleset
 from sim.erren import engine
 from sim.erren import players as heuristics
 from sim.erren.table import (
@@ -35,7 +36,6 @@ from sim.erren.table import (
     new_work,
     ready_after_discard,
 )
-from sim.ruleset import load_ruleset
 
 
 class Builtin:

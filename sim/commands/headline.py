@@ -1,0 +1,206 @@
+"""The headline tables of `results/README.md`: fan frequencies of the three 二人 rulesets, the 富贵豆 table of
+the default rooms and a league of the four heuristics, and the fan and money tables of both 血战 rulesets,
+from runs of a million deals each; then the expected-value player `ev` against the heuristics at every
+table, what its search's depth is worth, and how well its chances of winning come true (`mjsim headline`)."""
+
+import os
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
+from pathlib import Path
+
+import pandas as pd
+
+from analysis.leagues import league_matrix
+from sim.core.result_files import versions, write_text_atomically
+from sim.core.rooms import load_rooms
+from sim.core.ruleset import load_ruleset
+from sim.families import family_of, ruleset_ids, tables
+from sim.runs import duel, runner
+
+DEFAULT_RULESET = "erren"  # the default ruleset of every command: its 富贵豆 table and the league are shown
+# Read from the registry (sim.families): each shipped ruleset at its default seat count, greedy in every seat,
+# and every table of every ruleset for ev's duels (one ev against the others at tables of three and four).
+GREEDY_TABLES = tuple((ruleset_id, load_ruleset(ruleset_id).players[0]) for ruleset_id in ruleset_ids())
+EV_TABLES = tuple((ruleset_id, seats, "alternate" if seats == 2 else "one") for ruleset_id, seats in tables())
+EV_OPPONENTS = ("greedy", "value", "defensive")
+HEURISTICS = ("random", "greedy", "value", "defensive")
+FAN_COLUMNS = ["name", "value", "deals_scored", "per_deal", "per_win", "per_win_low", "per_win_high"]
+PERCENT = {"per_deal": "{:.4%}", "per_win": "{:.4%}", "per_win_low": "{:.4%}", "per_win_high": "{:.4%}", "deals_scored": "{:,}"}
+
+
+def _markdown(frame: pd.DataFrame, formats: dict) -> str:
+    header = "| " + " | ".join(frame.columns) + " |"
+    rule = "|" + "|".join("---" for _ in frame.columns) + "|"
+    lines = [header, rule]
+    for row in frame.itertuples(index=False):
+        cells = [formats.get(column, "{}").format(value) for column, value in zip(frame.columns, row, strict=True)]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def build(results: Path, deals: int, league_walls: int, seed: int, progress=None, ev_walls: int = 20_000,
+          ev_deals: int = 100_000) -> Path:
+    """Run (or resume) the headline runs under `results` and write `results/README.md`; `ev_walls` walls for
+    each of ev's duels, `ev_deals` deals for each run that checks its chances of winning (0: no ev sections)."""
+    sections = []
+    runs = {}
+    for ruleset_id, seats in GREEDY_TABLES:
+        config = runner.RunConfig(ruleset_id, ("greedy",) * seats, deals, seed)
+        runs[ruleset_id] = runner.run(config, results / f"headline-{ruleset_id}", resume=True, progress=progress)
+    for ruleset_id, seats in GREEDY_TABLES:
+        result = runs[ruleset_id]
+        if "money" in result.money:  # several wins a deal, money by source: the 血战 family's tables
+            continue
+        table = result.fan_table
+        table = table[table["deals_scored"] > 0][FAN_COLUMNS]
+        outcomes = result.outcomes.set_index("statistic")["value"]
+        points = ""
+        if "mean_points" in outcomes:  # erren-challenge prices its wins in points
+            points = (f" A win scores {outcomes['mean_points']:,.0f} points on average (median "
+                      f"{outcomes['points_q50']:,.0f}, 90% quantile {outcomes['points_q90']:,.0f}); "
+                      f"{outcomes['limit_share_of_wins']:.3%} of wins are 役满.")
+        sections.append(
+            f"## Fan frequencies: `{ruleset_id}`, greedy v greedy, {deals:,} deals (seed {seed})\n\n"
+            f"Wins {outcomes['win_share']:.2%} of deals (self-drawn {outcomes['self_drawn_share_of_wins']:.2%} of wins), "
+            f"draws {outcomes['draw_share']:.2%}; mean fan total of a win {outcomes['mean_fan_total']:.2f}, paid per win "
+            f"{outcomes['mean_paid_per_win']:,.2f} ({'points' if 'mean_points' in outcomes else 'fans + flowers, doubled'})."
+            f"{points} Fans "
+            "scored at least once, by value; shares with 95% Wilson intervals.\n\n"
+            + _markdown(table, PERCENT)
+        )
+    beans = runs[DEFAULT_RULESET].beans
+    beans = beans[["room", "stake", "fee", "role", "count", "mean", "std", "q10", "q50", "q90", "house_share_of_moved"]]
+    rooms_file = family_of(load_ruleset(DEFAULT_RULESET)).rooms_file
+    sections.append(
+        f"## 富贵豆 per deal in the default rooms: `{DEFAULT_RULESET}`, greedy v greedy, {deals:,} deals\n\n"
+        f"The rooms' stakes and fees are the illustrative assumptions of `{rooms_file.relative_to(rooms_file.parents[2]).as_posix()}`.\n\n"
+        + _markdown(beans, {"mean": "{:,.1f}", "std": "{:,.1f}", "q10": "{:,.0f}", "q50": "{:,.0f}", "q90": "{:,.0f}",
+                            "count": "{:,}", "house_share_of_moved": "{:.2%}"})
+    )
+    room = load_rooms(None, rooms_file)[0]
+    league = duel.league(load_ruleset(DEFAULT_RULESET), list(HEURISTICS), league_walls, seed, room)
+    matrix = league_matrix(league).reset_index().rename(columns={"player": "row over column"})
+    sections.append(
+        f"## League of the four heuristics: `{DEFAULT_RULESET}`, {league_walls:,} walls per pair, each played twice with the seats swapped\n\n"
+        f"The row player's mean fans per deal less the column player's ({room.name}: one bean per fan, no fee).\n\n"
+        + _markdown(matrix, {name: "{:+.3f}" for name in HEURISTICS})
+    )
+    for ruleset_id, seats in GREEDY_TABLES:
+        if "money" in runs[ruleset_id].money:
+            sections.append(_xuezhan_section(ruleset_id, seats, deals, seed, runs[ruleset_id]))
+    if ev_walls and ev_deals:
+        sections.extend(_ev_sections(results, ev_walls, ev_deals, seed, progress))
+    header = (
+        "# Headline results\n\n"
+        f"Regenerated by `mjsim headline` (`--deals {deals}`, `--league-walls {league_walls}`, `--seed {seed}`, "
+        f"`--ev-walls {ev_walls}`, `--ev-deals {ev_deals}`),\n"
+        f"which runs or resumes the runs in `results/headline-<ruleset>/` (the {len(GREEDY_TABLES)} rulesets) and\n"
+        "`results/headline-ev-<ruleset>-<seats>/` (ev against greedy) and rewrites this file.\n"
+        f"Versions: {', '.join(f'{key} {value}' for key, value in versions().items())}.\n"
+    )
+    return write_text_atomically(results / "README.md", header + "\n" + "\n\n".join(sections) + "\n")
+
+
+def _xuezhan_section(ruleset_id: str, seats: int, deals: int, seed: int, result) -> str:
+    """Fan frequencies (per deal and per win: a 血战 deal has several wins) and the money tables in units."""
+    outcomes = result.outcomes.set_index("statistic")["value"]
+    fans = result.fan_table[result.fan_table["deals_scored"] > 0][FAN_COLUMNS]
+    money = result.money["money"]
+    units = money[money["room"] == money["room"].iloc[0]][["source", "count", "mean", "std", "q01", "q10", "q50", "q90", "q99"]]
+    wins = result.money["wins"][["win_type", "count", "mean", "std", "q50", "q90", "mean_value", "mean_payers"]]
+    seat_table = result.money["seats"]
+    seat_table = seat_table[seat_table["room"] == seat_table["room"].iloc[0]]
+    seat_table = seat_table[["group", "deals", "win_rate", "mean_money", "mean_money_low", "mean_money_high",
+                             "mean_win", "mean_kong", "mean_chajiao", "mean_guansi"]]
+    number = "{:,.3f}"
+    return (
+        f"## `{ruleset_id}`, {seats} x greedy, {deals:,} deals (seed {seed})\n\n"
+        f"{outcomes['wins_per_deal']:.2f} wins a deal (self-drawn {outcomes['self_drawn_share_of_wins']:.2%} of wins, "
+        f"several winners on one discard in {outcomes['multiple_winners_on_one_discard_share']:.2%} of deals), "
+        f"wall run out with two or more players in (查叫) in {outcomes['draw_share']:.2%} of deals; mean value of a win "
+        f"{outcomes['mean_win_value']:.2f} units, paid per win {outcomes['mean_paid_per_win']:.2f} units (by all its "
+        "payers).\n\n"
+        "Fans scored at least once, by value; per deal = share of deals where some win scored it; per win with "
+        "95% Wilson intervals.\n\n"
+        + _markdown(fans, PERCENT)
+        + "\n\nMoney per seat and deal, in units of the base stake, by source (all = win + kong + 查叫 + 关死).\n\n"
+        + _markdown(units, {"count": "{:,}", "mean": number, "std": number, "q01": "{:,.0f}", "q10": "{:,.0f}",
+                            "q50": "{:,.0f}", "q90": "{:,.0f}", "q99": "{:,.0f}"})
+        + "\n\nThe winner's money from a win, in units, by way of winning.\n\n"
+        + _markdown(wins, {"count": "{:,}", "mean": "{:,.2f}", "std": "{:,.2f}", "q50": "{:,.0f}", "q90": "{:,.0f}",
+                           "mean_value": "{:,.2f}", "mean_payers": "{:,.2f}"})
+        + "\n\nPer seat and dealer / non-dealer: win rate and mean money per deal (units, 95% interval), and its sources.\n\n"
+        + _markdown(seat_table, {"deals": "{:,}", "win_rate": "{:.2%}", "mean_money": number, "mean_money_low": number,
+                                 "mean_money_high": number, "mean_win": number, "mean_kong": number, "mean_chajiao": number,
+                                 "mean_guansi": number})
+    )
+
+
+def _room_of(ruleset):
+    return load_rooms(None, family_of(ruleset).rooms_file_for(ruleset))[0]
+
+
+def _duel(ruleset_id: str, first: str, second: str, walls: int, seed: int, seats: int, lineup: str):
+    """One duel in the ruleset's first room (run in a worker process)."""
+    ruleset = load_ruleset(ruleset_id)
+    return duel.duel(ruleset, first, second, walls, seed, _room_of(ruleset), seats, lineup)
+
+
+def _ev_sections(results: Path, walls: int, deals: int, seed: int, progress=None) -> list[str]:
+    """ev against each heuristic at each table, ev at depths 0 and 2 against the default (the duels on
+    worker processes, one per core: each is a pure function of its walls), and the calibration table of a
+    run of ev against greedy at each table."""
+    number = "{:+,.3f}"
+    duels_wanted = [(ruleset_id, "ev", opponent, walls, seed, seats, lineup)
+                    for ruleset_id, seats, lineup in EV_TABLES for opponent in EV_OPPONENTS]
+    duels_wanted += [(DEFAULT_RULESET, text, "ev", walls, seed, 2, "alternate") for text in ("ev:depth=0", "ev:depth=2")]
+    with ProcessPoolExecutor(max_workers=os.cpu_count() or 1, mp_context=get_context("spawn")) as pool:
+        outcomes = list(pool.map(_duel, *zip(*duels_wanted, strict=True)))
+    rows, depth_rows = [], []
+    for (ruleset_id, first, opponent, _, _, seats, lineup), result in zip(duels_wanted, outcomes, strict=True):
+        if first == "ev":
+            rows.append({"ruleset": ruleset_id, "seats": f"{seats}" + (" (one ev)" if lineup == "one" else ""),
+                         "opponent": opponent, "ev_wins": result.win_rate[0], "ev_mean": result.mean_beans[0],
+                         "ev_low": result.mean_beans_interval[0, 0], "ev_high": result.mean_beans_interval[0, 1],
+                         "difference": result.difference, "z": result.z})
+        else:
+            low, high = result.difference_interval
+            depth_rows.append({"player": first, "against": "ev (depth 1)", "difference": result.difference,
+                               "low": low, "high": high, "z": result.z})
+    duels = pd.DataFrame(rows)
+    depths = pd.DataFrame(depth_rows)
+    sections = [
+        f"## `ev` against the heuristics, {walls:,} walls per duel (seed {seed})\n\n"
+        "`mjsim duel ev OPPONENT --deals N --ruleset R` (`--lineup one` at the 血战 tables of three and four: one ev "
+        "against the opponent in every other seat, ev taking each seat in turn; `--seats 2` at the two-player "
+        "sanren-liangfang). Money per deal of ev's seat: fans in erren and erren-classic, points in "
+        "erren-challenge, units of the base stake at 血战 tables, no fee; `difference` is ev's mean less the "
+        "opponent's per seat, and its z.\n\n"
+        + _markdown(duels, {"ev_wins": "{:.2%}", "ev_mean": number, "ev_low": number, "ev_high": number,
+                            "difference": number, "z": "{:.1f}"}),
+        f"## What `ev`'s search depth is worth: `erren`, {walls:,} walls\n\n"
+        "Depth 1 (the default) looks one draw ahead of a hand a tile from ready; depth 0 searches ready hands "
+        "only; depth 2 also looks two draws ahead of a hand two tiles from ready. Difference in fans per deal "
+        "against the default, with its 95% interval.\n\n"
+        + _markdown(depths, {"difference": number, "low": number, "high": number, "z": "{:.1f}"}),
+    ]
+    sections += [calibration_section(results, ruleset_id, seats, deals, seed, progress)
+                 for ruleset_id, seats, _ in EV_TABLES]
+    return sections
+
+
+def calibration_section(results: Path, ruleset_id: str, seats: int, deals: int, seed: int, progress=None) -> str:
+    """The calibration table of a run of ev against greedy at one table (run or resumed under `results`)."""
+    players = ("ev",) + ("greedy",) * (seats - 1)
+    config = runner.RunConfig(ruleset_id, players, deals, seed)
+    result = runner.run(config, results / f"headline-ev-{ruleset_id}-{seats}", resume=True, progress=progress)
+    table = result.calibration[["bucket", "reports", "deals", "mean_chance", "win_share", "gap", "gap_low",
+                                "gap_high", "within"]]
+    held = int(table["within"].sum())
+    return (
+        f"## `ev`'s chances of winning: `{ruleset_id}`, ev against {seats - 1} x greedy, {deals:,} deals (seed {seed})\n\n"
+        f"{held} of {len(table)} gaps hold zero in their interval (simultaneous at 95% over the tenths, "
+        "clustered by deal; docs/runs-and-tables.md#the-calibration-table).\n\n"
+        + _markdown(table, {"reports": "{:,}", "deals": "{:,}", "mean_chance": "{:.2%}", "win_share": "{:.2%}",
+                            "gap": "{:+.2%}", "gap_low": "{:+.2%}", "gap_high": "{:+.2%}"})
+    )

@@ -1,0 +1,242 @@
+"""The step environment, the part every family shares (docs/write-a-player.md#a-step-environment): the engine
+of `mjsim run` stopped at each decision of an agent's seat, for search and learning.
+
+This module owns what does not depend on the game: which seats the built-in opponents take, refusing a
+bad argument (a seed, deal or dealer out of range, an action that is not an integer code, an illegal
+step) in Python before it reaches numba, which would wrap, truncate or read out of bounds, the legal-action
+mask, the agent-environment cycle (the seat to
+act observes, then acts) and the checks of the batched form. ``sim.families.environment`` finds the family
+of a ruleset and builds its environment (``make_environment``, ``make_batch_environment``). Each family's ``sim.<family>.environment`` holds its numba kernels (running a deal on to the
+next agent decision, settling a finished deal's money, stepping many tables at once) and subclasses
+``StepEnvironment`` and ``BatchStepEnvironment``.
+"""
+
+import math
+import operator
+from numbers import Real
+from pathlib import Path
+
+import numpy as np
+
+from sim.core.actions import N_ACTIONS
+from sim.core.ruleset import Ruleset, load_ruleset
+from sim.players.user_players import Action, PlayerFailure
+
+MAX_TABLES = 1_000_000
+MAX_THREADS = 256
+MAX_SEED = 2**64 - 1  # a seed is hashed as an unsigned 64-bit number (sim.core.random_streams)
+MAX_DEAL = 2**63 - 1  # a deal's number is a signed 64-bit number in the engines
+
+
+def whole_number(value, name: str, low: int, high: int) -> int:
+    """`value` as an int, if it is a whole number from `low` to `high`: an int, a numpy integer or anything
+    else Python takes as an index (``operator.index``), not a bool and not a float, even an integral one
+    (a float where a count or a code belongs is a mistake more often than not). TypeError or ValueError."""
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be a whole number, not the bool {value!r}")
+    try:
+        number = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be a whole number, not {value!r} ({type(value).__name__})") from None
+    if not low <= number <= high:
+        raise ValueError(f"{name} must be from {low:,} to {high:,}, not {number:,}")
+    return number
+
+
+def checked_seed(seed) -> int:
+    return whole_number(seed, "seed", 0, MAX_SEED)
+
+
+def checked_deal(deal) -> int:
+    return whole_number(deal, "deal", 0, MAX_DEAL)
+
+
+def checked_dealer(dealer, n_seats: int) -> int:
+    """A dealer seat given to ``reset``: one of the table's seats (the engine trusts it, so a seat the table
+    does not have would be read out of its arrays' bounds)."""
+    return whole_number(dealer, f"the dealer (a seat of this table of {n_seats})", 0, n_seats - 1)
+
+
+def checked_money(stake, fee) -> tuple[float, float]:
+    """(stake, fee) as floats: finite real numbers, the stake positive and the fee not negative, as a
+    room's (sim.core.rooms)."""
+    values = []
+    for name, value, low in (("stake", stake, 0.0), ("fee", fee, 0.0)):
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, Real):
+            raise TypeError(f"{name} must be a number, not {value!r} ({type(value).__name__})")
+        value = float(value)
+        if not math.isfinite(value) or value < low or (name == "stake" and value == 0):
+            raise ValueError(f"{name} must be a finite number, {'positive' if name == 'stake' else 'not negative'}; "
+                             f"not {value!r}")
+        values.append(value)
+    return values[0], values[1]
+
+
+def step_code(action) -> int:
+    """The integer code of an action given to ``step``: an ``Action`` or its code (an int or numpy integer).
+    A float is refused even when integral: action codes are names, not quantities, and a float here is
+    more likely a probability or a value passed by mistake (Gymnasium's Discrete spaces refuse them too).
+    Whether the code is legal is the caller's check."""
+    if isinstance(action, Action):
+        action = action.code
+    if isinstance(action, (bool, np.bool_)):
+        raise TypeError(f"an action is an Action or its integer code, not the bool {action!r}")
+    try:
+        return operator.index(action)
+    except TypeError:
+        raise TypeError(f"an action is an Action or its integer code, not {action!r} ({type(action).__name__})") from None
+
+
+def ruleset_of(ruleset, family: str | None = None) -> Ruleset:
+    """A ruleset given by name, file or ``Ruleset``; with `family`, one of that family's (a family's engine
+    reads another's settings as its own)."""
+    if isinstance(ruleset, (str, Path)):
+        ruleset = load_ruleset(ruleset)
+    if not isinstance(ruleset, Ruleset):
+        raise TypeError(f"a ruleset is a name (such as 'erren'), a .toml file or a Ruleset, not {ruleset!r}")
+    if family is not None and ruleset.family != family:
+        raise ValueError(f"this environment plays family-{family} rulesets, not {ruleset.id} (family {ruleset.family}): "
+                         f"make_environment finds a ruleset's own")
+    return ruleset
+
+
+def heuristic_seats(opponents, n_seats: int, players, agent_kind: int):
+    """(kinds, parameters) of a table: the seats in `opponents` ({seat: heuristic text}) played by the
+    family's built-in heuristics (`players`: the family's players module), the others by the agent
+    (`agent_kind`: the engine's USER)."""
+    kinds = np.full(n_seats, agent_kind, np.int64)
+    parameters = np.zeros((n_seats, players.N_PARAMETERS))
+    if opponents is not None and not isinstance(opponents, dict):
+        raise TypeError(f"opponents must be a dict of seat: heuristic text, not {type(opponents).__name__}")
+    for seat, text in (opponents or {}).items():
+        seat = whole_number(seat, f"an opponent's seat (a table of {n_seats} seats)", 0, n_seats - 1)
+        if not isinstance(text, str):
+            raise TypeError(f"seat {seat}'s opponent must be a heuristic's text, such as 'greedy', not {text!r}")
+        kinds[seat], parameters[seat], _ = players.parse_player(text)
+    return kinds, parameters
+
+
+class StepEnvironment:
+    """One table stepped one decision at a time. A family's subclass sets ``ruleset``, ``state``, ``work``
+    (whose ``legal`` holds the pending decision's legal actions), ``rewards`` and ``ACTOR`` (the actor's
+    slot of ``state.table``), and provides ``reset``, ``observation`` and the two engine calls below."""
+
+    ACTOR = -1
+    NO_ANSWER = -1
+    _legal = ()
+
+    def _run_to_agent(self, code: int) -> int:
+        """Answer the pending decision with `code` (already checked legal; NO_ANSWER after a deal), then
+        every decision that is not an agent's choice; the agent's number of legal actions then (0: over)."""
+        raise NotImplementedError
+
+    def _settle(self):
+        """Write the finished deal's money into ``rewards``."""
+        raise NotImplementedError
+
+    def _advance(self, code: int = NO_ANSWER):
+        n = self._run_to_agent(code)
+        self._legal = tuple(self.work.legal[:n].tolist())
+        self.rewards[:] = 0.0
+        if n == 0:
+            self._settle()
+        return self.observation
+
+    @property
+    def terminated(self) -> bool:
+        return not self._legal
+
+    @property
+    def agent_selection(self):
+        """The seat to act, None once the deal is over."""
+        return None if self.terminated else int(self.state.table[self.ACTOR])
+
+    @property
+    def legal_mask(self) -> np.ndarray:
+        """bool (sim.core.actions.N_ACTIONS,): True at each legal action's code of the pending decision."""
+        mask = np.zeros(N_ACTIONS, bool)
+        mask[list(self._legal)] = True
+        return mask
+
+    def step(self, action):
+        """Answer the pending decision with `action` (an ``Action`` or its integer code); returns the next
+        observation, None once the deal is over (then ``rewards`` holds its money). A value that is not an
+        action is refused (TypeError), an illegal action too (``PlayerFailure``), and the table is left as
+        it was."""
+        code = step_code(action)
+        if self.terminated:
+            raise PlayerFailure("the deal is over: reset the environment before stepping it")
+        if code not in self._legal:
+            raise PlayerFailure(f"{code} is not a legal action here; legal: {', '.join(map(str, self._legal))}")
+        return self._advance(code)
+
+
+class BatchStepEnvironment:
+    """Many tables stepped together inside numba. A family's subclass allocates the arrays of its tables
+    (``_allocate`` those every family has: ``tables``, each table's scalar fields, all zero reading as a deal
+    over; ``next_deal``, ``masks``, ``rewards``, ``finished``, ``steps``, ...) and provides ``_step(actions)``,
+    its numba kernel (a negative action: none, as at the start)."""
+
+    def __init__(self, n_tables: int, threads: int):
+        n_tables = whole_number(n_tables, "n_tables", 1, MAX_TABLES)
+        self.threads = whole_number(threads, "threads (at most the number of tables)", 1, min(n_tables, MAX_THREADS))
+        self.n = n_tables
+
+    def _allocate(self, state, table_fields: int, template, n_seats: int) -> None:
+        """The arrays every family's batch holds for its `n` tables: each table's deal (``hands_all``, ``melds``,
+        ``visible``, ``tables``, ``discarded``: shaped as the family's `state`; ``walls`` from `template`), what
+        a step hands back (``actors``, the seat to act; ``hands``, its concealed tiles; ``masks``, ``rewards``
+        for `n_seats` seats, ``finished``), the decisions each thread answered (``steps``) and each table's
+        next deal (table b plays deals b, b + n, ...)."""
+        n = self.n
+        self.hands_all = np.zeros((n, *state.hands.shape), np.int8)
+        self.melds = np.zeros((n, *state.melds.shape), np.int8)
+        self.visible = np.zeros((n, *state.visible.shape), np.int8)
+        self.tables = np.zeros((n, table_fields), np.int64)
+        self.discarded = np.zeros((n, *state.discarded.shape), np.int8)
+        self.walls = np.tile(template, (n, 1))
+        self.actors = np.zeros(n, np.int64)
+        self.hands = np.zeros((n, state.hands.shape[1]), np.int8)
+        self.masks = np.zeros((n, N_ACTIONS), bool)
+        self.rewards = np.zeros((n, n_seats))
+        self.finished = np.zeros(n, bool)
+        self.steps = np.zeros(self.threads, np.int64)
+        self.next_deal = np.arange(n, dtype=np.int64)
+
+    def _step(self, actions):
+        raise NotImplementedError
+
+    def reset(self):
+        """Deal every table its first deal (table b: deal b); the next ``step`` answers their decisions."""
+        self.next_deal[:] = np.arange(self.n)
+        self.tables[:] = 0  # every table "over": the step below deals it
+        self._step(np.full(self.n, -1, np.int64))
+        self.finished[:] = False
+        self.rewards[:] = 0.0
+        self.steps[:] = 0
+
+    def step(self, actions):
+        """Answer every table's pending decision: actions[b], an integer code, must be legal in masks[b].
+        An array that is not one integer code per table is refused (TypeError, ValueError: floats are,
+        even integral ones, as ``step`` of one table refuses them), an illegal action too
+        (``PlayerFailure``), before any table moves."""
+        actions = np.asarray(actions)
+        if actions.dtype.kind not in "iu":
+            raise TypeError(f"actions must be integer action codes, not an array of {actions.dtype}")
+        if actions.shape != (self.n,):
+            raise ValueError(f"one action per table: an array of shape ({self.n},), not {actions.shape}")
+        in_range = (actions >= 0) & (actions < N_ACTIONS)
+        if not in_range.all():
+            table = int(np.flatnonzero(~in_range)[0])
+            raise ValueError(f"table {table}: action {int(actions[table])} is not an action code (0 to {N_ACTIONS - 1})")
+        actions = actions.astype(np.int64)
+        chosen = self.masks[np.arange(self.n), actions]
+        if not chosen.all():
+            table = int(np.flatnonzero(~chosen)[0])
+            raise PlayerFailure(f"table {table}: action {int(actions[table])} is not legal there")
+        self._step(actions)
+
+    @property
+    def decisions(self) -> int:
+        """Decisions answered since ``reset``."""
+        return int(self.steps.sum())

@@ -1,0 +1,174 @@
+"""Player against player on duplicate deals: every wall is played once per seating, the seats rotated.
+
+The two players sit alternately (A, B for two seats; A, B, A for three; A, B, A, B for four), or with the
+lineup ``one``, A in one seat and B in all the others (A, B, B, B: how one player fares at a table of
+another), and every wall is played once per rotation of that seating, so each seat holds each player
+equally often. Deal i
+of every game has the same wall and the same dealer seat (both come from the stream (seed, 0, i)), so the
+luck of the tiles cancels in the per-wall sum of a heuristic's results; with two seats the rotation is the
+usual swap. A duel reports, per heuristic, the win rate and the mean money per seat and deal in a room
+(default the family's first room: 体验场 for 二人麻将, one bean per fan and no fee, so beans are fans; 练习场
+for 血战, base stake 1, so money is units), each with a 95% interval, and whether the difference between the
+two is significant: a z test on the per-wall differences, which are independent from wall to wall. A league
+plays every pair of a list of heuristics and writes the pairwise matrix.
+"""
+
+import itertools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from sim.core.rooms import Room
+from sim.core.ruleset import Ruleset
+from sim.core.statistics import Z_95, wilson_interval
+from sim.families import family_of
+
+
+@dataclass
+class DuelResult:
+    names: tuple[str, str]  # canonical player texts
+    deals: int  # walls; each played once per rotation of the seating
+    seats: int
+    seat_deals: np.ndarray  # (2,) seat-deals each heuristic played
+    win_rate: np.ndarray  # (2,) over its seat-deals
+    win_rate_interval: np.ndarray  # (2, 2)
+    mean_beans: np.ndarray  # (2,) per seat and deal
+    mean_beans_interval: np.ndarray  # (2, 2)
+    difference: float  # mean beans per seat and deal of the first less the second
+    difference_interval: tuple[float, float]
+    z: float
+    p_value: float
+    lineup: str = "alternate"
+
+    @property
+    def significant(self) -> bool:
+        return self.p_value < 0.05
+
+    def table(self) -> pd.DataFrame:
+        return pd.DataFrame(
+            {
+                "player": self.names,
+                "deals": self.seat_deals,
+                "win_rate": self.win_rate,
+                "win_rate_low": self.win_rate_interval[:, 0],
+                "win_rate_high": self.win_rate_interval[:, 1],
+                "mean_beans": self.mean_beans,
+                "mean_beans_low": self.mean_beans_interval[:, 0],
+                "mean_beans_high": self.mean_beans_interval[:, 1],
+            }
+        )
+
+
+CHUNK = 2_000  # deals per engine call: numba holds off Ctrl-C until a call returns (ev plays 400 to 3,000 a second)
+BYTES_PER_WALL = 48  # held for the whole duel: each player's money per wall (8 bytes each), and the figures from it
+
+
+def duel_memory(deals: int) -> int:
+    """Bytes a duel holds at most: its per-wall sums, and the records of one chunk of deals."""
+    return deals * BYTES_PER_WALL + CHUNK * 4096
+
+
+def _chunks(family, ruleset, players, seed: int, deals: int):
+    """(first wall, record columns) of the walls, played a chunk at a time: Ctrl-C stops a long duel within
+    seconds, and only a chunk's records are held at once; each deal depends only on (seed, deal), so the
+    records are the same as in one piece (money needs no fan columns)."""
+    for first in range(0, deals, CHUNK):
+        yield first, pd.DataFrame(family.engine.play(ruleset, players, seed, min(CHUNK, deals - first), first).columns)
+
+
+LINEUPS = ("alternate", "one")
+
+
+def seating(seats: int, rotation: int, lineup: str = "alternate") -> list[int]:
+    """Which player (0 or 1) sits in each seat in the given rotation: alternately, or (lineup ``one``) the
+    first in seat `rotation` alone and the second everywhere else."""
+    if lineup == "one":
+        return [0 if seat == rotation else 1 for seat in range(seats)]
+    return [(seat + rotation) % seats % 2 for seat in range(seats)]
+
+
+def duel(ruleset: Ruleset, first: str, second: str, deals: int, seed: int, room: Room, seats: int | None = None,
+         lineup: str = "alternate") -> DuelResult:
+    if lineup not in LINEUPS:
+        raise ValueError(f"a lineup is one of {', '.join(LINEUPS)}, not {lineup!r}")
+    family = family_of(ruleset)
+    seats = seats or ruleset.players[0]
+    texts = (first, second)
+    names = tuple(family.player_name(text) for text in texts)
+    # per_wall[h]: heuristic h's money summed over every seat it held in every rotation, per wall
+    per_wall = np.zeros((2, deals))
+    wins = np.zeros(2)
+    slots = np.zeros(2)  # seats held per wall, over the rotations
+    for rotation in range(seats):
+        sitting = seating(seats, rotation, lineup)
+        players = family.parse_players([texts[player] for player in sitting], seats)
+        try:
+            for first, records in _chunks(family, ruleset, players, seed, deals):
+                changes = family.money.seat_changes(records, room)
+                won = family.money.seat_wins(records)
+                for seat, player in enumerate(sitting):
+                    per_wall[player, first:first + len(records)] += changes[:, seat]
+                    wins[player] += won[:, seat].sum()
+        finally:
+            players.close()
+        for player in sitting:
+            slots[player] += 1
+    per_slot = per_wall / slots[:, None]
+    seat_deals = slots * deals
+    win_interval = np.column_stack(wilson_interval(wins, seat_deals))
+    mean = per_slot.mean(axis=1)
+    spread = per_slot.std(axis=1, ddof=1) / math.sqrt(deals) if deals > 1 else np.full(2, np.nan)
+    mean_interval = np.column_stack([mean - Z_95 * spread, mean + Z_95 * spread])
+    differences = per_slot[0] - per_slot[1]
+    difference = float(differences.mean())
+    error = float(differences.std(ddof=1) / math.sqrt(deals)) if deals > 1 else math.nan
+    z = difference / error if error > 0 else (0.0 if difference == 0 else math.copysign(math.inf, difference))
+    p_value = math.erfc(abs(z) / math.sqrt(2))
+    return DuelResult(
+        names, deals, seats, seat_deals.astype(int), wins / seat_deals, win_interval, mean, mean_interval, difference,
+        (difference - Z_95 * error, difference + Z_95 * error), z, p_value, lineup,
+    )
+
+
+def format_duel(result: DuelResult, room: Room, currency: str = "beans") -> str:
+    per = "per deal" if result.seats == 2 else "per seat and deal"
+    how = "twice with the seats swapped" if result.seats == 2 else f"{result.seats} times with the seats rotated"
+    if result.lineup == "one" and result.seats > 2:
+        how += f" (the first player alone at a table of the second's {result.seats - 1})"
+    lines = [f"{result.deals:,} walls, each played {how}; {currency} in {room.name} (stake {room.stake}, fee {room.fee})"]
+    for index, name in enumerate(result.names):
+        low, high = result.mean_beans_interval[index]
+        win_low, win_high = result.win_rate_interval[index]
+        lines.append(
+            f"  {name}\n    wins {result.win_rate[index]:.2%} [{win_low:.2%}, {win_high:.2%}], "
+            f"mean {currency} {per} {result.mean_beans[index]:+.3f} [{low:+.3f}, {high:+.3f}]"
+        )
+    low, high = result.difference_interval
+    verdict = "significant" if result.significant else "not significant"
+    lines.append(
+        f"difference (first - second): {result.difference:+.3f} {currency} {per} [{low:+.3f}, {high:+.3f}], "
+        f"z = {result.z:.2f}, p = {result.p_value:.3g}: {verdict} at 5%"
+    )
+    return "\n".join(lines) + "\n"
+
+
+def league(ruleset: Ruleset, players: list[str], deals: int, seed: int, room: Room, seats: int | None = None) -> pd.DataFrame:
+    """Every pair once: one row per (player, opponent) with the player's mean beans per deal less the
+    opponent's, the difference's interval, z and p. The matrix is antisymmetric."""
+    rows = []
+    for first, second in itertools.combinations(players, 2):
+        result = duel(ruleset, first, second, deals, seed, room, seats)
+        low, high = result.difference_interval
+        for sign, (row, column) in ((1, (first, second)), (-1, (second, first))):
+            rows.append(
+                {
+                    "player": row, "opponent": column, "deals": int(result.seat_deals[0 if sign > 0 else 1]),
+                    "beans_difference": sign * result.difference,
+                    "low": sign * (low if sign > 0 else high), "high": sign * (high if sign > 0 else low),
+                    "z": sign * result.z, "p_value": result.p_value, "significant": result.significant,
+                    "win_rate": result.win_rate[0 if sign > 0 else 1],
+                }
+            )
+    return pd.DataFrame(rows)

@@ -1,0 +1,125 @@
+"""Duels and leagues on duplicate deals: the same walls played twice with the seats swapped."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analysis.leagues import league_matrix
+from sim.core.result_files import read_metadata
+from sim.core.rooms import Room
+from sim.core.ruleset import load_ruleset
+from sim.erren import engine
+from sim.runs.duel import duel, league, seating
+
+FANS = Room("fans", stake=1, fee=0, min_entry=0, max_entry=0)
+
+
+def test_swapping_the_seats_keeps_the_walls_and_the_dealer():
+    rules = load_ruleset("erren")
+    straight = engine.play(rules, engine.Players.parse("greedy,random"), seed=4, n_deals=500).columns
+    swapped = engine.play(rules, engine.Players.parse("random,greedy"), seed=4, n_deals=500).columns
+    for column in ("dealer", "initial_shanten_0", "initial_shanten_1"):
+        assert np.array_equal(straight[column], swapped[column])
+
+
+def test_a_player_against_itself_differs_by_exactly_nothing():
+    result = duel(load_ruleset("erren"), "value", "value", 1000, 2, FANS)
+    assert result.difference == 0 and result.z == 0 and not result.significant
+    assert result.mean_beans[0] == result.mean_beans[1] == 0
+
+
+def test_greedy_beats_random_significantly():
+    result = duel(load_ruleset("erren-classic"), "greedy", "random", 2000, 2, FANS)
+    assert result.significant and result.difference > 10
+    assert result.mean_beans[0] > 0 > result.mean_beans[1]
+    low, high = result.mean_beans_interval[0]
+    assert low < result.mean_beans[0] < high
+    assert result.win_rate[0] > 0.9 and result.table()["deals"].tolist() == [4000, 4000]
+
+
+def test_a_fee_costs_both_players_the_same():
+    rules = load_ruleset("erren")
+    free = duel(rules, "greedy", "defensive", 1000, 3, FANS)
+    taxed = duel(rules, "greedy", "defensive", 1000, 3, Room("taxed", stake=1, fee=5, min_entry=0, max_entry=0))
+    assert taxed.mean_beans == pytest.approx(free.mean_beans - 5)
+    assert taxed.difference == pytest.approx(free.difference)
+
+
+def test_league_matrix_is_antisymmetric_and_written_with_its_configuration(mjsim, tmp_path):
+    out = tmp_path / "league.parquet"
+    code, printed, _ = mjsim("league", "random", "greedy", "defensive", "--deals", "500", "--out", str(out))
+    assert code == 0 and "greedy beats random" in printed
+    table = pd.read_parquet(out)
+    matrix = league_matrix(table)
+    assert np.allclose(matrix.to_numpy(), -matrix.to_numpy().T)
+    assert list(matrix.index) == ["random", "greedy", "defensive"]
+    assert read_metadata(out)["config"]["players"] == ["random", "greedy", "defensive"]
+
+
+def test_duel_command_reports_both_players_and_the_verdict(mjsim):
+    code, printed, _ = mjsim("duel", "greedy", "random", "--deals", "500", "--room", "初级场")
+    assert code == 0
+    assert "初级场 (stake 10, fee 20)" in printed and "significant at 5%" in printed
+    assert printed.count("mean beans per deal") == 2
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["duel", "greedy", "oracle"], "unknown heuristic 'oracle'"),
+        (["duel", "greedy", "random", "--room", "casino"], "unknown room 'casino'"),
+        (["duel", "greedy", "random", "--deals", "1"], "--deals must be from 2 to"),
+        (["league", "greedy"], "two or more different players"),
+        (["league", "greedy", "greedy:speed=1"], "unknown parameter"),
+    ],
+)
+def test_bad_duel_input_is_one_error_line(mjsim, arguments, message):
+    code, _, err = mjsim(*arguments)
+    assert code == 2 and err.startswith("error: ") and message in err and len(err.strip().splitlines()) == 1
+
+
+def test_league_lists_every_pair_both_ways():
+    table = league(load_ruleset("erren"), ["random", "greedy", "value"], 200, 1, FANS)
+    assert len(table) == 6
+    assert set(zip(table["player"], table["opponent"], strict=True)) == {
+        (a, b) for a in ("random", "greedy", "value") for b in ("random", "greedy", "value") if a != b
+    }
+
+
+def test_headline_writes_the_results_readme_from_its_runs(mjsim, tmp_path):
+    code, out, _ = mjsim("headline", "--deals", "1000", "--league-walls", "50", "--ev-walls", "0", "--results", str(tmp_path))
+    text = (tmp_path / "README.md").read_text(encoding="utf-8")
+    assert code == 0 and str(tmp_path / "README.md") in out
+    for heading in ("Fan frequencies: `erren`", "Fan frequencies: `erren-classic`", "Fan frequencies: `erren-challenge`",
+                    "富贵豆 per deal", "League of the four"):
+        assert heading in text
+    assert "points on average" in text  # erren-challenge's wins are priced in points
+    assert "| greedy |" in text and "mjsim headline" in text
+    assert (tmp_path / "headline-erren" / "fan_frequency.parquet").is_file()
+
+
+def test_a_duel_played_in_chunks_is_the_duel_played_at_once(monkeypatch):
+    from sim.core.rooms import load_rooms
+    from sim.core.ruleset import load_ruleset
+    from sim.families import family_of
+    from sim.runs import duel as duels
+
+    ruleset = load_ruleset("erren")
+    room = load_rooms(None, family_of(ruleset).rooms_file)[1]
+    whole = duels.duel(ruleset, "greedy", "value", 60, 4, room)
+    monkeypatch.setattr(duels, "CHUNK", 7)  # 60 walls in nine calls, the last one short
+    chunked = duels.duel(ruleset, "greedy", "value", 60, 4, room)
+    assert chunked.table().equals(whole.table())
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_the_lineup_one_seats_the_first_player_alone_in_every_seat_in_turn(seats):
+    seatings = [seating(seats, rotation, "one") for rotation in range(seats)]
+    for rotation, sitting in enumerate(seatings):
+        assert sitting.count(0) == 1 and sitting[rotation] == 0
+
+
+def test_a_player_alone_against_itself_differs_by_exactly_nothing():
+    result = duel(load_ruleset("liangmen-xuezhan"), "value", "value", 300, 2, FANS, lineup="one")
+    assert result.difference == 0 and result.z == 0
+    assert list(result.seat_deals) == [4 * 300, 12 * 300]  # one seat per rotation against three
