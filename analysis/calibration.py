@@ -36,7 +36,7 @@ def _clustered_error(values: np.ndarray, clusters: np.ndarray) -> float:
 
 
 def calibration_table(chances: pd.DataFrame, records: pd.DataFrame, won: np.ndarray, players) -> pd.DataFrame:
-    """The calibration table (module text). `chances`: deal, seat, chance (``sim.runs.runner.read_win_chances``);
+    """The calibration table (module text). `chances`: deal, seat, chance (``sim.core.run_records.read_win_chances``);
     `records`: the run's records (their ``deal`` column); `won`: (deals, seats) bool, in the records' order
     (the family's ``money.seat_wins``); `players`: each seat's player text (seats with the same text are
     pooled)."""

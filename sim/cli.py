@@ -389,9 +389,10 @@ def analyze(
     rooms: Annotated[Path | None, typer.Option(help=f"A rooms file (stake, fee, entry range per room); default the family's ({ROOMS_FILES}).")] = None,
 ):
     """Rewrite and print a run's tables: outcomes, fan frequencies, and the money per room (富贵豆, or 血战 money by source), seats."""
+    from sim.core import run_records
     from sim.runs import runner
 
-    config, ruleset = runner.load_run(run_dir)
+    config, ruleset = run_records.load_run(run_dir)
     typer.echo(runner.format_tables(runner.summarise(run_dir, config, ruleset, rooms=rooms)), nl=False)
 
 

@@ -16,14 +16,12 @@ None where the tiles are not a complete hand.
 
 from sim.core.notation import Hand, NotationError
 from sim.core.ruleset import Ruleset
-from sim.core.win_context import (  # noqa: F401  (WinContext and the rest: what callers of score take with it)
-    CONTEXT_KEYS,
+from sim.core.win_context import (  # noqa: F401  (bonus_kinds, parse_scoring_input: what a caller of score reads its input with)
     ScoringError,
     WinContext,
     batch_record,
     bonus_kinds,
     check_tiles,
-    kernel_inputs,
     not_a_win,
     parse_scoring_input,
 )

@@ -44,15 +44,12 @@ from sim.core.result_files import write_table, write_text_atomically
 from sim.core.rooms import load_rooms
 from sim.core.ruleset import load_ruleset
 from sim.core.run_directory import RECORDS, RUN_FILE, RunError
-from sim.core.run_records import (  # noqa: F401  (load_run, checked_logs, run_file_problem: the run's readers, beside its writer)
+from sim.core.run_records import (
     ANALYSIS_COPIES,
     RunConfig,
-    checked_logs,
-    load_run,
     read_records,
     read_run_file,
     read_win_chances,
-    run_file_problem,
     shard_path,
     shards,
 )

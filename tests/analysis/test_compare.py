@@ -16,9 +16,10 @@ from conftest import NAIVE_PATH
 
 from analysis import compare
 from sim.core.result_files import read_metadata
+from sim.core.run_records import load_run, read_win_chances
 from sim.core.statistics import Z_95
 from sim.core.terminal_text import display_width
-from sim.runs.runner import RunConfig, load_run, read_win_chances, run
+from sim.runs.runner import RunConfig, run
 
 ROOT = Path(__file__).resolve().parents[2]
 RULESETS = ROOT / "sim" / "rulesets"

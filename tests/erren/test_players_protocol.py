@@ -15,12 +15,13 @@ from seated_deals import play as _play
 
 from sim.core.actions import N_ACTIONS, action_text
 from sim.core.ruleset import load_ruleset
+from sim.core.run_records import load_run, read_records
 from sim.core.worker_processes import players_in_this_process
 from sim.erren import engine
 from sim.players import user_players
 from sim.players.player_text import PlayerError
 from sim.players.user_players import ACTIONS, PlayerFailure, is_user_player
-from sim.runs.runner import RunConfig, load_run, read_records, run
+from sim.runs.runner import RunConfig, run
 
 ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = ROOT / "tests" / "players" / "python_players.py"

@@ -13,9 +13,10 @@ import pyarrow.parquet as pq
 import pytest
 
 from sim.core.ruleset import load_ruleset
+from sim.core.run_records import load_run, read_records, read_win_chances
 from sim.erren import engine
 from sim.players.user_players import PlayerFailure
-from sim.runs.runner import RunConfig, load_run, read_records, read_win_chances, run
+from sim.runs.runner import RunConfig, run
 from sim.xuezhan import engine as xuezhan_engine
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -23,8 +23,9 @@ import pytest
 from sim.core import event_logs, run_directory, run_records
 from sim.core.result_files import read_metadata
 from sim.core.run_directory import MANIFEST, claimed
+from sim.core.run_records import load_run, read_records
 from sim.runs import runner
-from sim.runs.runner import RunConfig, RunError, read_records, run, shard_path
+from sim.runs.runner import RunConfig, RunError, run, shard_path
 
 CONFIG = RunConfig("erren", ("greedy", "random"), deals=3000, seed=5, shard_size=1000)
 MJSIM = [sys.executable, "-m", "sim.cli"]
@@ -46,7 +47,7 @@ def whole(tmp_path_factory):
 
 
 def _read(directory):
-    return read_records(directory, *runner.load_run(directory))
+    return read_records(directory, *load_run(directory))
 
 
 def _copy(whole, tmp_path):
