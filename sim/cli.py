@@ -1,4 +1,5 @@
-"""The `mjsim` command line: shanten, score, replay, bench and demo.
+"""The `mjsim` command line: each command declares its options, calls what does the work (``sim.commands``,
+or the layer that owns it) and prints.
 
 Every expected failure (bad notation, a missing file, a bad option value) ends in one `error:` line on
 stderr and exit status 2, never a traceback.
@@ -16,6 +17,7 @@ import kernels
 import sim
 from analysis.report import ReportError
 from kernels.tiles import TILE_SETS
+from sim.commands.options import UserError, within
 from sim.core.notation import NotationError, parse_hand, parse_tiles
 from sim.core.result_files import OutputPathError, write_text_atomically
 from sim.core.rooms import RoomsError
@@ -30,7 +32,6 @@ from sim.core.size_limits import (
     LARGEST_SEED,
     LARGEST_SESSION,
     LARGEST_SHARD,
-    LARGEST_SIMULATED,
     check_memory,
 )
 from sim.core.win_context import ScoringError
@@ -44,15 +45,6 @@ RULESET_HELP = f"Ruleset id ({', '.join(ruleset_ids())}) or a ruleset .toml file
 ROOMS_FILES = ", ".join(str(family.rooms_file.relative_to(Path(sim.__file__).parent.parent)) for family in FAMILIES.values())
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="mjsim: Monte Carlo simulator for two-player Chinese mahjong.")
-
-
-class UserError(Exception):
-    """A problem with what the user asked for, reported as one line."""
-
-
-def _within(name: str, value: int, low: int, high: int) -> None:
-    if not low <= value <= high:
-        raise UserError(f"{name} must be from {low:,} to {high:,}, not {value:,}")
 
 
 def _batch_input(path: Path) -> list[str]:
@@ -248,8 +240,8 @@ def demo(
     from sim.core.progress import progress_bar
     from sim.core.result_files import write_table
 
-    _within("--deals", deals, 1, LARGEST_DEALS)
-    _within("--seed", seed, 0, LARGEST_SEED)
+    within("--deals", deals, 1, LARGEST_DEALS)
+    within("--seed", seed, 0, LARGEST_SEED)
     if out.exists() and not out.is_dir():
         raise UserError(f"--out {out} exists and is not a directory")
     with progress_bar("dealing", deals) as advance:
@@ -274,9 +266,9 @@ def replay(
     from sim.families import family_of
     from sim.runs import runner
 
-    _within("--seed", seed, 0, LARGEST_SEED)
-    _within("--deal", deal, 0, LARGEST_DEALS)
-    _within("--session-length", session_length, 0, LARGEST_SESSION)
+    within("--seed", seed, 0, LARGEST_SEED)
+    within("--deal", deal, 0, LARGEST_DEALS)
+    within("--session-length", session_length, 0, LARGEST_SESSION)
     rules = load_ruleset(ruleset)
     family = family_of(rules)
     seats = runner.seated_players(rules, players)
@@ -315,10 +307,10 @@ def run(
     from sim.core.ruleset import load_ruleset
     from sim.runs import runner
 
-    _within("--deals", deals, 1, LARGEST_DEALS)
-    _within("--seed", seed, 0, LARGEST_SEED)
-    _within("--shard-size", shard_size, 1, LARGEST_SHARD)
-    _within("--session-length", session_length, 0, min(LARGEST_SESSION, shard_size))
+    within("--deals", deals, 1, LARGEST_DEALS)
+    within("--seed", seed, 0, LARGEST_SEED)
+    within("--shard-size", shard_size, 1, LARGEST_SHARD)
+    within("--session-length", session_length, 0, min(LARGEST_SESSION, shard_size))
     rules = load_ruleset(ruleset)
     seats = runner.seated_players(rules, players)
     config = runner.RunConfig(ruleset, seats.names, deals, seed, shard_size, session_length)
@@ -441,36 +433,10 @@ def economics(
     plot: Annotated[bool, typer.Option("--plot", help="Also write PNG charts (needs matplotlib: pip install 'mjsim[plot]').")] = False,
 ):
     """House take, wins that lose money, drift, volatility, risk of ruin and how long a bankroll lasts per room (or stake x fee grid); or, with --solve fee, each room's largest fee that meets a target."""
-    from analysis.economics import ruin_memory
-    from analysis.fee_solver import TargetError, solve_memory
-    from sim.commands.economics import economics_of_run, room_tables, solve_fees
+    from analysis.fee_solver import TargetError
+    from sim.commands.economics import check_options, economics_of_run, room_tables, solve_fees
 
-    if horizon < 1 or players < 1 or block < 1 or seed < 0:
-        raise UserError("--horizon, --players and --block must be positive and --seed not negative")
-    _within("--seed", seed, 0, LARGEST_SEED)
-    _within("--horizon times --players", horizon * players, 1, LARGEST_SIMULATED)
-    simulated = f"simulating {players:,} players over {horizon:,} deals"
-    check_memory(ruin_memory(players, horizon, block), simulated, "give fewer --players or a shorter --horizon", UserError)
-    if solve is not None:  # the fee solver keeps every player's path for its bisection
-        check_memory(solve_memory(players, horizon, block), f"--solve fee {simulated}",
-                     "give fewer --players or a shorter --horizon", UserError)
-    for value in stake or []:
-        _within("--stake", value, 1, 10**9)
-    for value in fee or []:
-        _within("--fee", value, 0, 10**15)
-    if stake is not None and fee is None or any(value < 0 for value in (stake or []) + (fee or [])) or 0 in (stake or []):
-        raise UserError("give --stake and --fee together, stakes positive and fees not negative")
-    if stake is None and fee is not None and len(fee) != 1:
-        raise UserError("without --stake, give one --fee: the fee charged in every room")
-    if stake is not None and rooms is not None:
-        raise UserError("give either --rooms or a --stake/--fee grid")
-    if (solve is None) != (target is None) or solve not in (None, "fee"):
-        raise UserError("give --solve fee and --target together (--target median_deals_to_ruin>=500, for one)")
-    if solve is not None and stake is not None:
-        raise UserError("--solve finds the fee of each room of a rooms file; give --rooms (or none), not a grid")
-    _within("--replicates", replicates, 1, 10_000)
-    if bankroll is not None:
-        _within("--bankroll", bankroll, 1, 10**6)
+    check_options(rooms, stake, fee, solve, target, replicates, bankroll, horizon, players, block, seed)
     study = economics_of_run(run_dir, rooms, stake, fee)
     if solve is not None:
         try:
@@ -521,12 +487,12 @@ def headline(
     from sim.commands.headline import EV_TABLES, GREEDY_TABLES, build
     from sim.core.progress import progress_bar
 
-    _within("--deals", deals, 1, LARGEST_DEALS)
-    _within("--league-walls", league_walls, 2, LARGEST_DUEL)
-    _within("--seed", seed, 0, LARGEST_SEED)
+    within("--deals", deals, 1, LARGEST_DEALS)
+    within("--league-walls", league_walls, 2, LARGEST_DUEL)
+    within("--seed", seed, 0, LARGEST_SEED)
     if ev_walls:
-        _within("--ev-walls", ev_walls, 2, LARGEST_DUEL)
-        _within("--ev-deals", ev_deals, 1, LARGEST_DEALS)
+        within("--ev-walls", ev_walls, 2, LARGEST_DUEL)
+        within("--ev-deals", ev_deals, 1, LARGEST_DEALS)
     with progress_bar("deals", len(GREEDY_TABLES) * deals + (len(EV_TABLES) * ev_deals if ev_walls else 0)) as advance:
         path = build(results, deals, league_walls, seed, progress=advance, ev_walls=ev_walls, ev_deals=ev_deals)
     typer.echo(f"wrote {path}")
@@ -544,65 +510,11 @@ def calibrate_ev(
     """Refit ev's calibration curves (sim/players/ev_calibration.py): ev against --opponents (default greedy) at each table, its search's chances against the outcomes; writes sim/players/ev_calibration_table.py."""
     from sim.commands import calibrate_ev
     from sim.core.progress import progress_bar
-    from sim.core.result_files import versions
-    from sim.players import ev_calibration
 
-    _within("--deals", deals, 1, LARGEST_DEALS)
-    _within("--seed", seed, 0, LARGEST_SEED)
-    every = calibration_tables()
-    names = [name for name, _, _ in every]
-    chosen = names if tables is None else [name.strip() for name in tables.split(",") if name.strip()]
-    unknown = [name for name in chosen if name not in names]
-    if unknown or not chosen:
-        raise UserError(f"unknown table {unknown[0] if unknown else tables!r}; the tables are {', '.join(names)}")
-    opponent = _one_opponent(opponents, [every[names.index(name)][1] for name in chosen])
-    against = "" if opponent == ev_calibration.DEFAULT_OPPONENT else f"-{_file_part(opponent)}"
-    directory = out or Path("results") / f"ev-calibration-seed{seed}{against}"
-    with progress_bar("deals", deals * len(chosen)) as advance:
-        reports = calibrate_ev.fitting_runs(deals, seed, directory, [names.index(name) for name in chosen], workers,
-                                            progress=advance, opponent=opponent)
-    path = Path(ev_calibration.__file__).with_name("ev_calibration_table.py")
-    provenance = {"last refitted": f"{', '.join(chosen)}, on {deals:,} deals of ev against {opponent} each, seed {seed}",
-                  "versions": ", ".join(f"{name} {value}" for name, value in versions().items())}
-    curves = ev_calibration.write_table(reports, path, provenance, f"{deals:,} deals, seed {seed}", opponent, every)
-    for table, estimate, count, worst in ev_calibration.gaps(curves, reports, every):
-        typer.echo(f"{table:20} {estimate:16} {count:>10,} reports, largest gap of a tenth {worst:.1f} standard errors")
-    typer.echo(f"wrote {path}")
-
-
-def _one_opponent(text: str, ruleset_ids: list[str]) -> str:
-    """The --opponents text, checked as a built-in player of every ruleset to fit (a user's player is not:
-    the curves ship with mjsim)."""
-    from sim.core.ruleset import load_ruleset
-    from sim.families import family_of
-
-    text = text.strip()
-    for ruleset_id in dict.fromkeys(ruleset_ids):
-        family = family_of(load_ruleset(ruleset_id))
-        name = text.partition(":")[0].strip()
-        if name not in family.players.NAMES and name not in family.players.NUMBA_PLAYERS:
-            raise UserError(f"--opponents {text!r}: not a built-in player of {ruleset_id} "
-                            f"({', '.join([*family.players.NAMES, *family.players.NUMBA_PLAYERS])})")
-        family.engine.Players.parse([text, text], 2)  # a malformed parameter raises PlayerError: one line
-    return text
-
-
-def _file_part(text: str) -> str:
-    """A player text as part of a directory name."""
-    return "".join(character if character.isalnum() or character in "-_." else "_" for character in text)
-
-
-def _room(rooms: Path | None, name: str | None, ruleset):
-    """The named room of the rooms file (default: the ruleset's family's own), or its first room."""
-    from sim.core.rooms import load_rooms
-    from sim.families import family_of, rooms_path
-
-    found = {room.name: room for room in load_rooms(rooms_path(ruleset, rooms), family_of(ruleset).rooms_file_for(ruleset))}
-    if name is None:
-        return next(iter(found.values()))
-    if name not in found:
-        raise UserError(f"unknown room {name!r}; the rooms file has {', '.join(found)}")
-    return found[name]
+    plan = calibrate_ev.plan(deals, seed, tables, out, opponents)
+    with progress_bar("deals", deals * len(plan.tables)) as advance:
+        lines = calibrate_ev.refit(plan, workers, progress=advance)
+    typer.echo(lines, nl=False)
 
 
 @app.command()
@@ -618,23 +530,9 @@ def duel(
     lineup: Annotated[str, typer.Option(help="At three or four seats: 'alternate' (A, B, A, B) or 'one' (A alone against B in every other seat).")] = "alternate",
 ):
     """Two players on duplicate deals: win rates, mean beans (or money) per deal, and whether the difference is significant."""
-    from sim.core.ruleset import load_ruleset
-    from sim.families import family_of
-    from sim.runs import duel as duels
-    from sim.runs import runner
+    from sim.commands.duels import duel_text
 
-    _within("--deals", deals, 2, LARGEST_DUEL)
-    _within("--seed", seed, 0, LARGEST_SEED)
-    check_memory(duels.duel_memory(deals), f"a duel of {deals:,} walls", "give fewer --deals", UserError)
-    rules = load_ruleset(ruleset)
-    if seats is not None:
-        runner.check_seats(rules, seats)
-    chosen = _room(rooms, room, rules)
-    if lineup not in duels.LINEUPS:
-        raise UserError(f"--lineup is one of {', '.join(duels.LINEUPS)}, not {lineup!r}")
-    result = duels.duel(rules, first, second, deals, seed, chosen, seats, lineup)
-    typer.echo(duels.format_duel(result, chosen, family_of(rules).currency_for(rules)), nl=False)
-
+    typer.echo(duel_text(ruleset, first, second, deals, seed, room, rooms, seats, lineup), nl=False)
 
 
 @app.command()
@@ -650,44 +548,9 @@ def league(
     report: Annotated[bool, typer.Option("--report", help="Also write the league's page of charts beside its table (--out, default results/league-<ruleset>-seed<seed>.parquet).")] = False,
 ):
     """A round robin of duels: the matrix of each row player's mean beans per deal less each column player's."""
-    from analysis.leagues import league_matrix
-    from sim.core.result_files import write_table
-    from sim.core.ruleset import load_ruleset
-    from sim.families import family_of
-    from sim.runs import duel as duels
-    from sim.runs import runner
+    from sim.commands.duels import league_text
 
-    if len(players) < 2 or len(set(players)) != len(players):
-        raise UserError("a league needs two or more different players")
-    _within("--deals", deals, 2, LARGEST_DUEL)
-    _within("--seed", seed, 0, LARGEST_SEED)
-    check_memory(duels.duel_memory(deals), f"a league of {deals:,} walls per pair", "give fewer --deals", UserError)
-    rules = load_ruleset(ruleset)
-    for player in players:
-        family_of(rules).player_name(player)  # every player checked before any deal is played
-    if seats is not None:
-        runner.check_seats(rules, seats)
-    chosen = _room(rooms, room, rules)
-    table = duels.league(rules, players, deals, seed, chosen, seats)
-    if report and out is None:
-        out = Path("results") / f"league-{Path(ruleset).stem}-seed{seed}.parquet"
-    if out is not None:
-        config = {"command": "league", "ruleset": ruleset, "players": players, "deals": deals, "seed": seed,
-                  "room": chosen.name, "stake": chosen.stake, "fee": chosen.fee, "ruleset_source": rules.source}
-        write_table(table, out, config)
-    matrix = league_matrix(table)
-    currency = family_of(rules).currency_for(rules)
-    two = (seats or rules.players[0]) == 2
-    played, per = ("played twice", "per deal") if two else ("the seats rotated", "per seat and deal")
-    typer.echo(f"the row player's mean {currency} {per} less the column player's ({deals:,} walls per pair, {played}; {chosen.name})")
-    typer.echo(matrix.to_string(float_format=lambda value: f"{value:+.3f}"))
-    significant = table[(table["beans_difference"] > 0) & table["significant"]]
-    for row in significant.itertuples():
-        typer.echo(f"{row.player} beats {row.opponent}: z = {row.z:.1f}")
-    if report:
-        from analysis.report import write_league_report
-
-        typer.echo(f"wrote {write_league_report(out)}")
+    typer.echo(league_text(ruleset, players, deals, seed, room, rooms, out, seats, report), nl=False)
 
 
 @app.command()
@@ -710,8 +573,8 @@ def challenge(
     from sim.erren.challenge.levels import DEFAULT_LEVELS, load_levels
     from sim.players.player_text import split_players
 
-    _within("--runs", runs, 1, LARGEST_RUNS)
-    _within("--seed", seed, 0, LARGEST_SEED)
+    within("--runs", runs, 1, LARGEST_RUNS)
+    within("--seed", seed, 0, LARGEST_SEED)
     if workers < 0:
         raise UserError("--workers must not be negative")
     chosen = challenges.parse_players(players)

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.core.ruleset import RULESET_DIR, load_ruleset
+from sim.core.ruleset import RULESET_DIR, family_schemas, load_ruleset
 from sim.families import FAMILIES, calibration_tables, family_of, ruleset_ids, tables
 from sim.players import ev_calibration
 from sim.players.environment import BatchStepEnvironment, StepEnvironment
@@ -27,6 +27,7 @@ PROVIDES = {
     "ev": ("act", "calibration_table"),
     "numba_helpers": (),
     "win_value": (),
+    "switches": ("SCHEMA", "settings"),
 }
 MODULE_FILES = {"report": "replay_report"}  # a field named apart from its module's file
 
@@ -65,6 +66,13 @@ def test_a_familys_rulesets_are_shipped_files_that_name_it(name):
         assert (ROOT / "docs" / "rules" / f"{ruleset_id}.md").is_file()
     assert (ROOT / "docs" / "rules" / f"{name}-table.md").is_file()
     assert family.rooms_file.is_file() and family.rooms_file.parent == ROOT / "sim" / name
+
+
+def test_the_loader_reads_the_files_of_exactly_the_registered_families_by_their_own_schemas():
+    # the loader finds the schemas by looking (sim/<family>/switches.py), the registry by its list: they agree
+    assert list(family_schemas()) == sorted(FAMILIES)
+    for name, family in FAMILIES.items():
+        assert family_schemas()[name] is family.switches.SCHEMA
 
 
 def test_every_shipped_ruleset_file_belongs_to_exactly_one_family():

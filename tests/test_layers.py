@@ -134,6 +134,29 @@ def test_no_modules_import_each_other_in_a_circle():
     assert not found, "circles: " + "; ".join(" -> ".join(circle) for circle in found)
 
 
+# The imports made by a module's name at run time, which the parse above cannot follow: the two that reach a
+# family from below, and a user's own module (docs/layout.md#lookups-by-name).
+LOOKUPS_BY_NAME = {
+    "sim.core.ruleset": "a family's switches (sim.<family>.switches), found by the name a ruleset file gives",
+    "sim.players.player_host": "the engine a family's Players hand to a player host process, by its module name",
+    "sim.players.user_players": "a user's Python player (module:function), not a module of ours",
+}
+
+
+def lookups_by_name(module: str) -> bool:
+    """Whether `module` imports by a name computed at run time: it names importlib.import_module or __import__
+(called, or handed on to be called)."""
+    for node in ast.walk(ast.parse(MODULES[module].read_text(encoding="utf-8"))):
+        name = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else None
+        if name in ("import_module", "__import__"):
+            return True
+    return False
+
+
+def test_only_the_documented_modules_import_by_a_name_computed_at_run_time():
+    assert sorted(module for module in MODULES if lookups_by_name(module)) == sorted(LOOKUPS_BY_NAME)
+
+
 def test_the_checks_see_an_upward_import_a_familys_import_of_another_and_a_circle():
     made_up = {
         "analysis.report": {"sim.runs.runner", "sim.core.ruleset"},  # up into the runs

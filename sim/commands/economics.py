@@ -8,11 +8,13 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis.economics import grid_rooms, player_economics, room_economics, starting_beans
-from analysis.fee_solver import parse_target, solve_fee
+from analysis.economics import grid_rooms, player_economics, room_economics, ruin_memory, starting_beans
+from analysis.fee_solver import parse_target, solve_fee, solve_memory
+from sim.commands.options import UserError, within
 from sim.core.result_files import write_table
 from sim.core.rooms import Room, load_rooms
 from sim.core.run_records import RunConfig, load_run, read_records
+from sim.core.size_limits import LARGEST_SEED, LARGEST_SIMULATED, check_memory
 from sim.families import family_of, rooms_path
 
 
@@ -84,3 +86,33 @@ def solve_fees(study: RunStudy, target_text: str, horizon: int, players: int, bl
     metadata = study.metadata(target=str(target), horizon=horizon, players_simulated=players, block=block,
                               resampling_seed=seed, replicates=replicates, bankroll_stakes=bankroll)
     return table, write_table(table, study.directory / "fee_solution.parquet", metadata), target
+
+
+def check_options(rooms, stakes, fees, solve, target, replicates, bankroll, horizon, players, block, seed) -> None:
+    """`mjsim economics`'s options, checked before any record is read: one UserError for the first problem."""
+    if horizon < 1 or players < 1 or block < 1 or seed < 0:
+        raise UserError("--horizon, --players and --block must be positive and --seed not negative")
+    within("--seed", seed, 0, LARGEST_SEED)
+    within("--horizon times --players", horizon * players, 1, LARGEST_SIMULATED)
+    simulated = f"simulating {players:,} players over {horizon:,} deals"
+    check_memory(ruin_memory(players, horizon, block), simulated, "give fewer --players or a shorter --horizon", UserError)
+    if solve is not None:  # the fee solver keeps every player's path for its bisection
+        check_memory(solve_memory(players, horizon, block), f"--solve fee {simulated}",
+                     "give fewer --players or a shorter --horizon", UserError)
+    for value in stakes or []:
+        within("--stake", value, 1, 10**9)
+    for value in fees or []:
+        within("--fee", value, 0, 10**15)
+    if stakes is not None and fees is None or any(value < 0 for value in (stakes or []) + (fees or [])) or 0 in (stakes or []):
+        raise UserError("give --stake and --fee together, stakes positive and fees not negative")
+    if stakes is None and fees is not None and len(fees) != 1:
+        raise UserError("without --stake, give one --fee: the fee charged in every room")
+    if stakes is not None and rooms is not None:
+        raise UserError("give either --rooms or a --stake/--fee grid")
+    if (solve is None) != (target is None) or solve not in (None, "fee"):
+        raise UserError("give --solve fee and --target together (--target median_deals_to_ruin>=500, for one)")
+    if solve is not None and stakes is not None:
+        raise UserError("--solve finds the fee of each room of a rooms file; give --rooms (or none), not a grid")
+    within("--replicates", replicates, 1, 10_000)
+    if bankroll is not None:
+        within("--bankroll", bankroll, 1, 10**6)

@@ -31,13 +31,7 @@ from kernels.tiles import (
     TILE_SETS,
 )
 from sim.core.rooms import load_rooms
-from sim.core.ruleset import (
-    FAMILY_SCHEMAS,
-    KONG_MONEY_KEYS,
-    UNLIMITED,
-    Ruleset,
-    load_ruleset,
-)
+from sim.core.ruleset import UNLIMITED, Ruleset, family_schemas, load_ruleset
 from sim.core.terminal_text import display_width
 from sim.erren.challenge.levels import load_levels
 from sim.families import FAMILIES
@@ -117,7 +111,7 @@ def _switch_value(value):
 
 def settings_of(ruleset: Ruleset) -> dict:
     """Every rule-setting switch of the ruleset's file, in the loader's order, with its value (kong money apart)."""
-    schema = FAMILY_SCHEMAS[ruleset.family]
+    schema = family_schemas()[ruleset.family]
     settings = {}
     for key in schema.switches:
         if key in IDENTITY_KEYS:
@@ -141,7 +135,7 @@ def kong_money_of(ruleset: Ruleset) -> dict:
     """Units of kong money per kind of kong and payer; empty for a ruleset without kong money (二人)."""
     if ruleset.xuezhan is None:
         return {}
-    return {key: getattr(ruleset.xuezhan, key) for key in KONG_MONEY_KEYS}
+    return {key: getattr(ruleset.xuezhan, key) for key in KONG_MONEY_ROWS}
 
 
 def tile_count(ruleset: Ruleset) -> int:

@@ -1,19 +1,21 @@
 """Rulesets as data: load and validate a ruleset file (``sim/rulesets/<id>.toml``) into kernel arrays.
 
 A ruleset file has a ``[ruleset]`` table of switches and one ``[fans.<id>]`` table per fan it scores,
-with the seed's name, the value and the fans it excludes. The optional ``family`` switch says which switch
-set the file carries: "erren" (the default: 二人麻将, additive fans) or "xuezhan" (the 血战 family of
-docs/rules/xuezhan-table.md, which also has a ``[kong_money]`` table); a file may not carry the other family's
-switches. An erren file with ``scoring = "challenge"`` (004's 闯关 game) also has a ``[points]`` table and marks
-its 役满 with ``limit = true``. The loader checks everything (known ids,
-positive values, exclusions that name scored fans, switch types) and reports the first problem as one
-RulesetError naming the file and the key. The kernel sees only arrays: a value per fan id (0 = not
-scored), the order in which fans exclude others (by value, then file order) and the exclusion lists.
+with the seed's name, the value and the fans it excludes. The optional ``family`` switch names the family
+whose switches the file carries ("erren", the default, or "xuezhan"), and a file may not carry another
+family's switches. Each family owns its switches and extra tables in its ``switches`` module
+(``sim/<family>/switches.py``: a ``FamilySchema``); this loader owns what every file shares: the identity
+keys, the tile set and the fans. An erren file with ``scoring = "challenge"`` (004's 闯关 game) marks its 役满
+with ``limit = true``. The loader checks everything (known ids, positive values, exclusions that name scored
+fans, switch types) and reports the first problem as one RulesetError naming the file and the key. The kernel
+sees only arrays: a value per fan id (0 = not scored), the order in which fans exclude others (by value, then
+file order) and the exclusion lists.
 """
 
 import functools
+import importlib
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -23,107 +25,21 @@ from kernels.tiles import TILE_SETS
 from sim.core.input_limits import InputLimitError, parse_toml, read_toml
 
 RULESET_DIR = Path(__file__).parent.parent / "rulesets"
-SWITCHES = {
-    "id": str,
-    "name": str,
-    "seed": str,
-    "tile_set": str,
-    "min_fan": int,
-    "flowers": bool,
-    "max_doubles": (int, str),
-    "ready_requires_concealed": bool,
-}
-# Switches an erren-family file may leave out, with their defaults: 004's 闯关 game (erren-challenge) sets them.
-OPTIONAL_SWITCHES = {
-    "scoring": (str, "mcr"),  # "mcr": kernels/fans/mcr.py and fans as money; "challenge": kernels/fans/challenge.py and [points]
-    "tiles_in_play": (int, 0),  # tiles of the shuffled set each deal plays (0: all of them)
-    "bonus_tiles": (int, 0),  # tiles turned face up after the deal, worth 1 fan per matching tile (004's 花牌)
-    "extra_draws": (int, 0),  # draws for a declared-ready hand from the out-of-play tiles after an exhausted wall
-    # when the non-dealer may declare 天听: "after_deal" (before its first draw, 000/001) or "first_draw"
-    # (on its first draw, throwing the tile drawn: 004)
-    "non_dealer_heavenly_ready": (str, "after_deal"),
-    # 004's assists for the player (seat 0) in the 闯关 levels, off in a plain deal (docs/rules/erren-challenge.md):
-    "start_exchange": (bool, False),  # 起始换牌: after the deal the player exchanges tiles for out-of-play ones
-    "pick_chance": ((int, float), 0.0),  # 搓牌: the chance, at each of the player's draws, to take a tile it picks
-    "pung_offer_chance": ((int, float), 0.0),  # 换刻子: the chance, at each draw, of an offer of three of a kind
-}
-ASSIST_CHANCES = ("pick_chance", "pung_offer_chance")
-SCORINGS = ("mcr", "challenge")
-HEAVENLY_READY_TIMES = ("after_deal", "first_draw")
-POINTS_KEYS = ("fan_cap", "per_fan_step", "per_limit")
-XUEZHAN_SWITCHES = {
-    "id": str,
-    "name": str,
-    "seed": str,
-    "tile_set": str,
-    "family": str,
-    "players": list,
-    "combine": str,
-    "cap": int,
-    "self_drawn_bonus": str,
-    "kong_units_in_win": bool,
-    "declared_ready": bool,
-    "pass_pong_lock": bool,
-    "pass_win_lock": bool,
-    "missed_win_lock": bool,
-    "passed_kong_pays": bool,
-    "last_tile_kong": bool,
-    "chajiao_voids_kong_money": bool,
-    "all_simples_scored": bool,
-    "earthly_hand_self_drawn": bool,
-    "exchange_three": bool,
-    "void_suit": bool,
-}
-KONG_MONEY_KEYS = ("exposed_discarder", "exposed_others", "added_others", "concealed_others")
-XUEZHAN_COMBINES = ("multiply", "power_of_two")
-XUEZHAN_SEAT_COUNTS = (2, 3, 4)
-SELF_DRAWN_BONUSES = ("fan", "unit")
+FAMILIES_DIR = Path(__file__).parent.parent  # sim/: a family is a package of it with a switches module
 FAN_KEYS = {"name", "value", "excludes"}
 LIMIT_KEY = "limit"  # a fan entry's optional `limit = true`: a 役满 (scoring = "challenge" only)
-UNLIMITED = "unlimited"
+UNLIMITED = "unlimited"  # a file's word for a setting with no limit
+MOST_SEATS = 4  # the most seats any family's table has (run.json's player lists are checked against it first)
+
+# What the 32-bit deal records and the money arithmetic hold, with room to spare: the largest value of one
+# fan by how a family combines fans, and the largest setting (min_fan, cap, each kong payment, points).
+LARGEST_FAN_VALUE = {"add": 10_000, "multiply": 1_024, "power_of_two": 16}
+COMBINE_WORDS = {"add": "are added", "multiply": "are multiplied", "power_of_two": "are exponents of two"}
+LARGEST_SETTING = 1_000_000
 
 
 class RulesetError(ValueError):
     """A ruleset that does not exist or whose file is malformed."""
-
-
-@dataclass(frozen=True)
-class XuezhanSwitches:
-    """The table rules of a 血战-family ruleset (docs/rules/xuezhan-table.md); kong money in units of the base stake."""
-
-    self_drawn_bonus: str  # "fan": 自摸 is a fan (003 加番); "unit": +1 unit per payer instead (003 加底)
-    kong_units_in_win: bool  # 003: a win is worth 2**fans + the winner's kong units
-    declared_ready: bool  # 报叫
-    pass_pong_lock: bool  # 过手碰
-    pass_win_lock: bool  # 过水胡
-    missed_win_lock: bool  # 漏胡
-    passed_kong_pays: bool  # 过手杠 earns kong money
-    last_tile_kong: bool  # the last tile may be konged (false: ponged only)
-    chajiao_voids_kong_money: bool  # a player who pays 查叫 gives back its kong money
-    all_simples_scored: bool  # 中张 / 断幺九 is scored
-    earthly_hand_self_drawn: bool  # 地胡 also for a non-dealer's self-draw on its first draw (003)
-    exchange_three: bool  # 换三张: each seat passes three tiles of one suit, in a drawn direction
-    void_suit: bool  # 定缺: each seat declares a suit it must discard first and may not win holding
-    exposed_discarder: int  # exposed kong from a discard: what the discarder pays
-    exposed_others: int  # ... and what every other player still in pays (擦挂)
-    added_others: int  # added kong (补杠/巴杠): every other player still in
-    concealed_others: int  # concealed kong: every other player still in
-
-
-@dataclass(frozen=True)
-class Points:
-    """How an erren-challenge win is priced (its [points] table): f fans score f·(f+1)·per_fan_step, f at most
-    fan_cap; N 役满 score N·per_limit."""
-
-    fan_cap: int
-    per_fan_step: int
-    per_limit: int
-
-    def of(self, fans: int, limits: int) -> int:
-        if limits:
-            return limits * self.per_limit
-        fans = min(fans, self.fan_cap)
-        return fans * (fans + 1) * self.per_fan_step
 
 
 @dataclass(frozen=True, eq=False)
@@ -147,7 +63,7 @@ class Ruleset:
     players: tuple[int, ...] = (2,)  # the seat counts the ruleset allows; the first is the default
     combine: str = "add"  # how fan values combine: "add" (二人), "multiply" (002), "power_of_two" (003)
     cap: int = 0  # the most one payer pays, in units (0: no cap)
-    xuezhan: XuezhanSwitches | None = None  # the 血战 table rules; None for 二人
+    xuezhan: object | None = None  # the 血战 table rules (sim.xuezhan.switches.XuezhanSwitches); None for 二人
     scoring: str = "mcr"  # the 二人 evaluator: "mcr" (fans are the money) or "challenge" (004's points)
     tiles_in_play: int = 0  # tiles each deal plays of the shuffled set (0: all)
     bonus_tiles: int = 0  # tiles turned face up after the deal (004's 花牌)
@@ -156,7 +72,7 @@ class Ruleset:
     start_exchange: bool = False  # 004's assists for seat 0, the player: 起始换牌,
     pick_chance: float = 0.0  # 搓牌 at each draw with this chance,
     pung_offer_chance: float = 0.0  # and 换刻子 offered at each draw with this chance
-    points: Points | None = None  # scoring = "challenge": the price of a win
+    points: object | None = None  # scoring = "challenge": the price of a win (sim.erren.switches.Points)
     is_limit: np.ndarray | None = field(default=None, repr=False)  # bool (N_FANS,): the 役满 (all False but in scoring = "challenge")
 
     @property
@@ -171,6 +87,39 @@ class Ruleset:
     def kernel_arrays(self):
         """(values, priority, exclusion_start, exclusion_target), as the evaluator kernel takes them."""
         return self.values, self.priority, self.exclusion_start, self.exclusion_target
+
+
+def check_at_most(fail, where: str, value: int, largest: int) -> None:
+    """`fail` (the loader's: one RulesetError naming the file) when a setting is more than the records hold."""
+    if value > largest:
+        fail(f"{where} = {value} is more than {largest:,}, the most the deal records and money arithmetic hold")
+
+
+@dataclass(frozen=True)
+class FamilySchema:
+    """What a family's ruleset files hold beyond the fans: its switches (key -> type), its extra top-level
+    tables, and how the switches become the Ruleset's settings.
+
+    ``settings(switches, data, fail)`` gets the ``[ruleset]`` table, its keys already checked for type, and the
+    whole parsed file; it calls ``fail(message)`` on the first problem, else returns the Ruleset's fields it
+    sets (``min_fan``, ``flowers``, ``max_doubles``, ``ready_requires_concealed``, ``players``, ``combine``,
+    ``cap`` and any of the family's own) and, optionally, ``dropped_fans``: listed fans a table option switches
+    off."""
+
+    switches: dict
+    tables: tuple[str, ...]
+    settings: Callable[[dict, dict, Callable], dict]
+    tile_sets: tuple[str, ...]  # the tile sets (kernels.tiles.TILE_SETS) its engine plays
+    optional_switches: dict = field(default_factory=dict)  # key -> (type, default)
+
+
+@functools.cache
+def family_schemas() -> dict[str, FamilySchema]:
+    """Every family's schema by its name, the name of its package: each ``sim/<family>/switches.py`` declares
+    ``SCHEMA``. The loader finds them by looking, so that it names no family and every layer may load a
+    ruleset; importing a family's module from here is the one import that runs upward (docs/layout.md)."""
+    return {path.parent.name: importlib.import_module(f"sim.{path.parent.name}.switches").SCHEMA
+            for path in sorted(FAMILIES_DIR.glob("*/switches.py"))}
 
 
 def available() -> list[str]:
@@ -216,9 +165,10 @@ def parse_ruleset(data: dict, source: str = "", where: str = "ruleset") -> Rules
     if not isinstance(switches, dict):
         fail("missing the [ruleset] table")
     family = switches.get("family", "erren")
-    if not isinstance(family, str) or family not in FAMILY_SCHEMAS:
-        fail(f"[ruleset] family = {family!r} is not one of {', '.join(FAMILY_SCHEMAS)}")
-    schema = FAMILY_SCHEMAS[family]
+    schemas = family_schemas()
+    if not isinstance(family, str) or family not in schemas:
+        fail(f"[ruleset] family = {family!r} is not one of {', '.join(schemas)}")
+    schema = schemas[family]
     tables = {"ruleset", "fans", *schema.tables}
     unknown = set(data) - tables
     if unknown:
@@ -239,7 +189,7 @@ def parse_ruleset(data: dict, source: str = "", where: str = "ruleset") -> Rules
     extra = set(switches) - allowed
     if extra:
         key = min(extra)
-        for other, other_schema in FAMILY_SCHEMAS.items():
+        for other, other_schema in schemas.items():
             if other != family and key in other_schema.switches:
                 fail(f"[ruleset] {key!r} is a switch of the {other} family, not of a family = {family!r} ruleset")
         fail(f"[ruleset] has an unknown switch {key!r}; known: {', '.join([*expected, *optional])}")
@@ -248,10 +198,7 @@ def parse_ruleset(data: dict, source: str = "", where: str = "ruleset") -> Rules
     if switches["tile_set"] not in schema.tile_sets:
         fail(f"[ruleset] tile_set {switches['tile_set']!r} is not played by the {family} family (it plays {', '.join(schema.tile_sets)})")
     settings = schema.settings(switches, data, fail)
-    if switches["tile_set"] not in settings.get("tile_sets", schema.tile_sets):
-        fail(f"[ruleset] tile_set {switches['tile_set']!r} needs scoring = 'challenge' (the MCR evaluator plays 万 and honours)")
     largest = LARGEST_FAN_VALUE[settings["combine"]]
-    xuezhan = settings.get("xuezhan")
 
     fans = data.get("fans")
     if not isinstance(fans, dict) or not fans:
@@ -309,11 +256,7 @@ def parse_ruleset(data: dict, source: str = "", where: str = "ruleset") -> Rules
                 fail(f"[fans.{FAN_IDS[fan]}] (value {values[fan]}) excludes 'root' and must be worth more than it")
 
     # Table options that switch a listed fan off (003's 加底 and 门清中张): the entry stays in the file.
-    dropped = set()
-    if xuezhan is not None and xuezhan.self_drawn_bonus == "unit":
-        dropped.add(Fan.SELF_DRAWN)
-    if xuezhan is not None and not xuezhan.all_simples_scored:
-        dropped.add(Fan.ALL_SIMPLES)
+    dropped = set(settings.get("dropped_fans", ()))
     for fan in dropped & set(names):
         values[fan] = 0
         del names[fan]
@@ -357,7 +300,7 @@ def parse_ruleset(data: dict, source: str = "", where: str = "ruleset") -> Rules
         players=settings["players"],
         combine=settings["combine"],
         cap=settings["cap"],
-        xuezhan=xuezhan,
+        xuezhan=settings.get("xuezhan"),
         scoring=settings.get("scoring", "mcr"),
         tiles_in_play=settings.get("tiles_in_play", 0),
         bonus_tiles=settings.get("bonus_tiles", 0),
@@ -371,139 +314,3 @@ def parse_ruleset(data: dict, source: str = "", where: str = "ruleset") -> Rules
     )
 
 
-# What the 32-bit deal records and the money arithmetic hold, with room to spare: the largest value of one
-# fan by how a family combines fans, and the largest settings.
-LARGEST_FAN_VALUE = {"add": 10_000, "multiply": 1_024, "power_of_two": 16}
-COMBINE_WORDS = {"add": "are added", "multiply": "are multiplied", "power_of_two": "are exponents of two"}
-LARGEST_SETTING = 1_000_000  # min_fan, cap, each kong payment
-LARGEST_DOUBLES = 16
-LARGEST_DRAWS = 10  # bonus tiles, extra draws
-MIN_TILES_IN_PLAY = 40  # two dealt hands, a bonus tile and room to play
-
-
-def _check_at_most(fail, where: str, value: int, largest: int) -> None:
-    if value > largest:
-        fail(f"{where} = {value} is more than {largest:,}, the most the deal records and money arithmetic hold")
-
-
-def _erren_settings(switches: dict, data: dict, fail) -> dict:
-    if switches["min_fan"] < 0:
-        fail("[ruleset] min_fan must be 0 or more")
-    _check_at_most(fail, "[ruleset] min_fan", switches["min_fan"], LARGEST_SETTING)
-    max_doubles = switches["max_doubles"]
-    if isinstance(max_doubles, str):
-        if max_doubles != UNLIMITED:
-            fail(f"[ruleset] max_doubles is a number of doubles or {UNLIMITED!r}, not {max_doubles!r}")
-        max_doubles = None
-    elif isinstance(max_doubles, bool) or max_doubles < 0:
-        fail("[ruleset] max_doubles must be 0 or more")
-    else:
-        _check_at_most(fail, "[ruleset] max_doubles", max_doubles, LARGEST_DOUBLES)
-    chosen = {key: switches.get(key, default) for key, (_, default) in OPTIONAL_SWITCHES.items()}
-    if chosen["scoring"] not in SCORINGS:
-        fail(f"[ruleset] scoring = {chosen['scoring']!r} is not one of {', '.join(SCORINGS)}")
-    if chosen["non_dealer_heavenly_ready"] not in HEAVENLY_READY_TIMES:
-        fail(f"[ruleset] non_dealer_heavenly_ready = {chosen['non_dealer_heavenly_ready']!r} is not one of "
-             f"{', '.join(HEAVENLY_READY_TIMES)}")
-    in_set = int(TILE_SETS[switches["tile_set"]].sum()) if switches["tile_set"] in TILE_SETS else 0
-    if not 0 <= chosen["tiles_in_play"] <= in_set or 0 < chosen["tiles_in_play"] < MIN_TILES_IN_PLAY:
-        fail(f"[ruleset] tiles_in_play = {chosen['tiles_in_play']} must be 0 (all) or {MIN_TILES_IN_PLAY}-{in_set}, the tiles of the set")
-    for key in ("bonus_tiles", "extra_draws"):
-        if not 0 <= chosen[key] <= LARGEST_DRAWS:
-            fail(f"[ruleset] {key} = {chosen[key]} must be 0-{LARGEST_DRAWS}")
-    for key in ASSIST_CHANCES:
-        if isinstance(chosen[key], bool) or not 0 <= chosen[key] <= 1:
-            fail(f"[ruleset] {key} = {chosen[key]!r} must be a chance from 0 to 1")
-        chosen[key] = float(chosen[key])
-    assisted = chosen["start_exchange"] or any(chosen[key] > 0 for key in ASSIST_CHANCES)
-    if assisted and (switches["flowers"] or not 0 < chosen["tiles_in_play"] < in_set):
-        fail("[ruleset] the assists (start_exchange, pick_chance, pung_offer_chance) need out-of-play tiles "
-             "(tiles_in_play below the set) and no flowers")
-    points = data.get("points")
-    if chosen["scoring"] == "challenge":
-        if not isinstance(points, dict):
-            fail("a scoring = 'challenge' ruleset needs a [points] table")
-        for key in POINTS_KEYS:
-            value = points.get(key)
-            if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
-                fail(f"[points] {key} = {value!r} must be a positive whole number")
-            _check_at_most(fail, f"[points] {key}", value, LARGEST_SETTING)
-        extra = set(points) - set(POINTS_KEYS)
-        if extra:
-            fail(f"[points] has an unknown key {min(extra)!r}; known: {', '.join(POINTS_KEYS)}")
-        points = Points(**{key: points[key] for key in POINTS_KEYS})
-    elif points is not None:
-        fail("[points] belongs to a scoring = 'challenge' ruleset")
-    return {
-        "min_fan": switches["min_fan"],
-        "flowers": switches["flowers"],
-        "max_doubles": max_doubles,
-        "ready_requires_concealed": switches["ready_requires_concealed"],
-        "players": (2,),
-        "combine": "add",
-        "cap": 0,
-        **chosen,
-        "points": points,
-        "tile_sets": ("all",) if chosen["scoring"] == "challenge" else ("wan-honours",),
-    }
-
-
-def _xuezhan_settings(switches: dict, data: dict, fail) -> dict:
-    kong_money = data.get("kong_money")
-    players = switches["players"]
-    if (
-        not players
-        or not all(isinstance(count, int) and not isinstance(count, bool) and count in XUEZHAN_SEAT_COUNTS for count in players)
-        or len(set(players)) != len(players)
-    ):
-        fail(f"[ruleset] players = {players!r} must list distinct seat counts from {XUEZHAN_SEAT_COUNTS}")
-    if switches["combine"] not in XUEZHAN_COMBINES:
-        fail(f"[ruleset] combine = {switches['combine']!r} is not one of {', '.join(XUEZHAN_COMBINES)}")
-    if switches["cap"] < 0:
-        fail("[ruleset] cap must be 0 (no cap) or more")
-    _check_at_most(fail, "[ruleset] cap", switches["cap"], LARGEST_SETTING)
-    if switches["self_drawn_bonus"] not in SELF_DRAWN_BONUSES:
-        fail(f"[ruleset] self_drawn_bonus = {switches['self_drawn_bonus']!r} is not one of {', '.join(SELF_DRAWN_BONUSES)}")
-    if not isinstance(kong_money, dict):
-        fail("a family = 'xuezhan' ruleset needs a [kong_money] table")
-    for key in KONG_MONEY_KEYS:
-        if key not in kong_money:
-            fail(f"[kong_money] lacks {key!r}")
-        value = kong_money[key]
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            fail(f"[kong_money] {key} = {value!r} must be a whole number of units, 0 or more")
-        _check_at_most(fail, f"[kong_money] {key}", value, LARGEST_SETTING)
-    extra = set(kong_money) - set(KONG_MONEY_KEYS)
-    if extra:
-        fail(f"[kong_money] has an unknown key {min(extra)!r}; known: {', '.join(KONG_MONEY_KEYS)}")
-    names = [switch.name for switch in fields(XuezhanSwitches)]
-    xuezhan = XuezhanSwitches(**{name: switches[name] if name in switches else kong_money[name] for name in names})
-    return {
-        "min_fan": 0,
-        "flowers": False,
-        "max_doubles": 0,
-        "ready_requires_concealed": False,
-        "players": tuple(players),
-        "combine": switches["combine"],
-        "cap": switches["cap"],
-        "xuezhan": xuezhan,
-    }
-
-
-@dataclass(frozen=True)
-class FamilySchema:
-    """What a family's ruleset files hold beyond the fans: its switches (key -> type), its extra top-level
-    tables, and how the switches become the Ruleset's settings."""
-
-    switches: dict
-    tables: tuple[str, ...]
-    settings: Callable[[dict, dict, Callable], dict]
-    tile_sets: tuple[str, ...]  # the tile sets (kernels.tiles.TILE_SETS) its engine plays
-    optional_switches: dict = field(default_factory=dict)  # key -> (type, default)
-
-
-# The one place the loader knows the families (the family packages, sim.families, play what it loads).
-FAMILY_SCHEMAS = {
-    "erren": FamilySchema(SWITCHES, ("points",), _erren_settings, ("wan-honours", "all"), OPTIONAL_SWITCHES),
-    "xuezhan": FamilySchema(XUEZHAN_SWITCHES, ("kong_money",), _xuezhan_settings, ("tong-tiao",)),
-}

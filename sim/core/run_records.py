@@ -16,7 +16,7 @@ import pyarrow.parquet as pq
 from kernels.fan_ids import FAN_IDS, Fan
 from sim.core import event_logs, run_directory, win_chances
 from sim.core.input_limits import LARGEST_TOML_FILE, read_json
-from sim.core.ruleset import XUEZHAN_SEAT_COUNTS, RulesetError, load_ruleset, parse_ruleset_text
+from sim.core.ruleset import MOST_SEATS, RulesetError, load_ruleset, parse_ruleset_text
 from sim.core.run_directory import RECORDS, RUN_FILE, RunError, json_excerpt, whole_number_problem
 from sim.core.size_limits import LARGEST_DEALS, LARGEST_SEED, LARGEST_SESSION, LARGEST_SHARD, MAX_SHARDS, check_memory
 
@@ -70,7 +70,7 @@ def shard_path(directory: Path, index: int) -> Path:
 LARGEST_RUN_FILE = 4 * LARGEST_TOML_FILE + (1 << 20)  # bytes: the ruleset's text, escaped, and the rest
 
 
-LARGEST_SEATS = max(XUEZHAN_SEAT_COUNTS)  # players in run.json: the most any family seats (the ruleset's own count is checked after)
+LARGEST_SEATS = MOST_SEATS  # players in run.json: the most any family seats (the ruleset's own count is checked after)
 
 
 LONGEST_RULESET_TEXT = 4096  # characters of run.json's ruleset, an id or a path (the longest path Linux takes)

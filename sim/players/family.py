@@ -22,14 +22,15 @@ A family is a package under ``sim/`` (``sim.erren``, ``sim.xuezhan``) holding th
 - ``ev``: the expected-value player, its ``act`` and ``calibration_table(ruleset, seats)``, the fitted table
   of ``sim.players.ev_calibration`` that calibrates its chances;
 - ``numba_helpers``: the family's helpers for numba players;
+- ``switches``: ``SCHEMA``, what the family's ruleset files hold beyond the fans (``sim.core.ruleset.FamilySchema``:
+  its switches, extra tables and how they become the Ruleset's settings), which the loader finds by the name;
 - ``win_value``: what a win is worth under the ruleset's own evaluator;
 - ``rooms.toml``: the default rooms (stake, fee, entry range) that price the money; a family whose
   rulesets may price wins in points (erren-challenge) also has ``points_rooms.toml``, priced per point.
 
 The package's ``__init__`` builds one ``Family`` from those modules and names its rulesets (files of
 ``sim/rulesets/`` whose ``family`` key is the family's name), and ``sim.families`` lists the packages.
-Adding a family is adding a package, one line to that list, and the schema of its ruleset files
-(switches, extra tables, settings) to ``sim.core.ruleset.FAMILY_SCHEMAS``.
+Adding a family is adding a package and one line to that list.
 """
 
 from dataclasses import dataclass, field
@@ -58,6 +59,7 @@ class Family:
     environment: ModuleType  # the step environment
     ev: ModuleType  # the expected-value player
     numba_helpers: ModuleType
+    switches: ModuleType  # the schema of its ruleset files
     rooms_file: Path
     currency: str  # what the rooms pay in
     points_rooms_file: Path | None = None  # the rooms of a ruleset that prices wins in points ([points])

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sim.core.input_limits import read_toml
-from sim.core.ruleset import LARGEST_DRAWS, LARGEST_SETTING
+from sim.core.ruleset import LARGEST_SETTING
+from sim.erren.switches import LARGEST_DRAWS
 
 DEFAULT_LEVELS = Path(__file__).parent / "levels.toml"
 CAMPAIGN_KEYS = {"start_score": int, "max_deals_per_level": int}

@@ -1,0 +1,77 @@
+"""`mjsim duel` and `mjsim league`: players on duplicate walls (``sim.runs.duel``) priced in a room, checked
+before any deal is played; a league's table written with its configuration, and its page of charts."""
+
+from pathlib import Path
+
+from analysis.leagues import league_matrix
+from sim.commands.options import UserError, within
+from sim.core.result_files import write_table
+from sim.core.rooms import load_rooms
+from sim.core.ruleset import load_ruleset
+from sim.core.size_limits import LARGEST_DUEL, LARGEST_SEED, check_memory
+from sim.families import family_of, rooms_path
+from sim.runs import duel as duels
+from sim.runs import runner
+
+
+def chosen_room(rooms: Path | None, name: str | None, ruleset):
+    """The named room of the rooms file (default: the ruleset's family's own), or its first room."""
+    found = {room.name: room for room in load_rooms(rooms_path(ruleset, rooms), family_of(ruleset).rooms_file_for(ruleset))}
+    if name is None:
+        return next(iter(found.values()))
+    if name not in found:
+        raise UserError(f"unknown room {name!r}; the rooms file has {', '.join(found)}")
+    return found[name]
+
+
+def _ruleset(ruleset_text: str, deals: int, seed: int, what: str):
+    within("--deals", deals, 2, LARGEST_DUEL)
+    within("--seed", seed, 0, LARGEST_SEED)
+    check_memory(duels.duel_memory(deals), what, "give fewer --deals", UserError)
+    return load_ruleset(ruleset_text)
+
+
+def duel_text(ruleset_text: str, first: str, second: str, deals: int, seed: int, room: str | None,
+              rooms: Path | None, seats: int | None, lineup: str) -> str:
+    """Two players on `deals` duplicate walls: what `mjsim duel` prints."""
+    ruleset = _ruleset(ruleset_text, deals, seed, f"a duel of {deals:,} walls")
+    if seats is not None:
+        runner.check_seats(ruleset, seats)
+    chosen = chosen_room(rooms, room, ruleset)
+    if lineup not in duels.LINEUPS:
+        raise UserError(f"--lineup is one of {', '.join(duels.LINEUPS)}, not {lineup!r}")
+    result = duels.duel(ruleset, first, second, deals, seed, chosen, seats, lineup)
+    return duels.format_duel(result, chosen, family_of(ruleset).currency_for(ruleset))
+
+
+def league_text(ruleset_text: str, players: list[str], deals: int, seed: int, room: str | None, rooms: Path | None,
+                out: Path | None, seats: int | None, report: bool) -> str:
+    """A round robin of duels: what `mjsim league` prints; its table written to `out` (with `report`, by
+    default under results/) with the league's configuration, and its page of charts beside it."""
+    if len(players) < 2 or len(set(players)) != len(players):
+        raise UserError("a league needs two or more different players")
+    ruleset = _ruleset(ruleset_text, deals, seed, f"a league of {deals:,} walls per pair")
+    family = family_of(ruleset)
+    for player in players:
+        family.player_name(player)  # every player checked before any deal is played
+    if seats is not None:
+        runner.check_seats(ruleset, seats)
+    chosen = chosen_room(rooms, room, ruleset)
+    table = duels.league(ruleset, players, deals, seed, chosen, seats)
+    if report and out is None:
+        out = Path("results") / f"league-{Path(ruleset_text).stem}-seed{seed}.parquet"
+    if out is not None:
+        config = {"command": "league", "ruleset": ruleset_text, "players": players, "deals": deals, "seed": seed,
+                  "room": chosen.name, "stake": chosen.stake, "fee": chosen.fee, "ruleset_source": ruleset.source}
+        write_table(table, out, config)
+    currency = family.currency_for(ruleset)
+    played, per = ("played twice", "per deal") if (seats or ruleset.players[0]) == 2 else ("the seats rotated", "per seat and deal")
+    lines = [f"the row player's mean {currency} {per} less the column player's ({deals:,} walls per pair, {played}; {chosen.name})",
+             league_matrix(table).to_string(float_format=lambda value: f"{value:+.3f}")]
+    significant = table[(table["beans_difference"] > 0) & table["significant"]]
+    lines += [f"{row.player} beats {row.opponent}: z = {row.z:.1f}" for row in significant.itertuples()]
+    if report:
+        from analysis.report import write_league_report
+
+        lines.append(f"wrote {write_league_report(out)}")
+    return "".join(line + "\n" for line in lines)
