@@ -44,7 +44,8 @@ from sim.runs.runner import RunError
 RULESET_HELP = f"Ruleset id ({', '.join(ruleset_ids())}) or a ruleset .toml file."
 ROOMS_FILES = ", ".join(str(family.rooms_file.relative_to(Path(sim.__file__).parent.parent)) for family in FAMILIES.values())
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, help="mjsim: Monte Carlo simulator for two-player Chinese mahjong.")
+HELP = "mjsim: Monte Carlo simulator for Chinese mahjong at two to four seats: 二人麻将, the 血战 family and 004's 闯关 game."
+app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None, help=HELP)
 
 
 def _batch_input(path: Path) -> list[str]:
@@ -75,7 +76,7 @@ def _version(show: bool) -> None:
 def _options(
     version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True, help="Print mjsim's version and exit.")] = False,
 ) -> None:
-    """mjsim: Monte Carlo simulator for two-player Chinese mahjong."""
+    """mjsim: Monte Carlo simulator for Chinese mahjong at two to four seats: 二人麻将, the 血战 family and 004's 闯关 game."""
 
 
 def _write_lines(outputs: list[dict], out: Path | None) -> None:
@@ -603,14 +604,19 @@ def challenge(
 def rules_table(
     ruleset: Annotated[str, typer.Argument(help=RULESET_HELP)],
     as_json: Annotated[bool, typer.Option("--json", help="Print the ruleset as one JSON object.")] = False,
+    as_toml: Annotated[bool, typer.Option("--toml", help="Print the ruleset's file to start a variant from: a shipped ruleset under an id of its own (mjsim rules erren --toml > my-erren.toml).")] = False,
 ):
     """Print a ruleset's settings and its fan table: seed name, id, value and what each fan excludes (不计);
     the rules book (docs/rules/) says what they mean."""
     from sim.commands import rules_book
     from sim.core.ruleset import load_ruleset
 
+    if as_json and as_toml:
+        raise UserError("give --json or --toml, not both")
     rules = load_ruleset(ruleset)
-    if as_json:
+    if as_toml:
+        typer.echo(rules_book.variant_toml(rules), nl=False)
+    elif as_json:
         typer.echo(json.dumps(rules_book.ruleset_data(rules), ensure_ascii=False))
     else:
         typer.echo(rules_book.format_text(rules), nl=False)
@@ -639,6 +645,9 @@ def main() -> None:
     except Exception as error:
         # With standalone_mode=False, usage errors (an unknown option, a bad integer) arrive here as
         # exceptions that know how to show themselves; anything else is a bug and keeps its traceback.
+        if type(error).__name__ == "NoArgsIsHelpError":  # `mjsim` alone, or a group without its command: the help
+            typer.echo(error.format_message(), err=True)
+            sys.exit(error.exit_code)
         if hasattr(error, "format_message") and hasattr(error, "exit_code"):
             message = error.format_message()
             # typer carries its own copy of click, so the class is known by name

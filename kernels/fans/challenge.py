@@ -7,7 +7,7 @@ decomposition the winning tile's place matters twice: a pung completed by a disc
 四暗刻), and 平和 needs the winning tile at the open end of a chow; only the best place is scored
 (``_best_placement`` says why one place is best for both). Every reading gets its fans, the ruleset's
 exclusions are applied in order of value (a fan that is itself excluded excludes nothing), and the reading
-with the most points is kept; between equal points, the one with the higher total before the cap.
+with the most points is kept; between equal points, the rules book's tie-break decides (``_beats_best``).
 
 Points: f fans (花牌 included, at most `fan_cap`) score f·(f+1)·`per_fan_step`; N 役满 score N·`per_limit`,
 and a reading holding any 役满 keeps only its 役满 (`is_limit` marks them). 推倒胡 is the reading with no
@@ -363,6 +363,36 @@ def _best_placement(work, pair, n_sets, win, facts):
     return placement
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def _beats_best(work, points, total, values, priority, result):
+    """Whether the reading in FANS_ROW beats the best so far (BEST_ROW): the most points; between readings of equal
+    points, the tie-break of the rules book, a total order so that no record depends on the order readings are
+    walked in: the higher total before the cap, then more fans (花牌 aside), then the higher highest fan, then the
+    reading holding the first fan, in the rules book's order (``priority``), that one holds and the other does not."""
+    if points != result[POINTS]:
+        return points > result[POINTS]
+    if total != result[UNCAPPED]:
+        return total > result[UNCAPPED]
+    count, best_count, highest, best_highest = 0, 0, 0, 0
+    first_apart, first_is_ours = N_FANS, False
+    for fan in range(N_FANS):
+        ours, best = work[FANS_ROW, fan], work[BEST_ROW, fan]
+        if fan != Fan.FLOWER_TILES:
+            count += ours
+            best_count += best
+        if ours > 0 and values[fan] > highest:
+            highest = values[fan]
+        if best > 0 and values[fan] > best_highest:
+            best_highest = values[fan]
+        if (ours > 0) != (best > 0) and priority[fan] < first_apart:
+            first_apart, first_is_ours = priority[fan], ours > 0
+    if count != best_count:
+        return count > best_count
+    if highest != best_highest:
+        return highest > best_highest
+    return first_is_ours
+
+
 @njit(cache=True, _nrt=False)
 def _settle_reading(work, limits, values, priority, is_limit, exclusion_start, exclusion_target, fan_cap, per_fan_step,
                     per_limit, result):
@@ -395,7 +425,7 @@ def _settle_reading(work, limits, values, priority, is_limit, exclusion_start, e
         total += values[Fan.BASIC_WIN]
     capped = min(total, fan_cap) if fan_cap > 0 else total
     points = limits * per_limit if limits > 0 else capped * (capped + 1) * per_fan_step
-    if points > result[POINTS] or (points == result[POINTS] and total > result[UNCAPPED]):
+    if _beats_best(work, points, total, values, priority, result):
         result[POINTS], result[TOTAL], result[LIMITS], result[UNCAPPED] = points, 0 if limits else capped, limits, total
         for index in range(1, work[BEST_LIST_ROW, 0] + 1):
             work[BEST_ROW, work[BEST_LIST_ROW, index]] = 0

@@ -1,6 +1,7 @@
 """`mjsim duel` and `mjsim league`: players on duplicate walls (``sim.runs.duel``) priced in a room, checked
 before any deal is played; a league's table written with its configuration, and its page of charts."""
 
+import time
 from pathlib import Path
 
 from analysis.leagues import league_matrix
@@ -40,8 +41,12 @@ def duel_text(ruleset_text: str, first: str, second: str, deals: int, seed: int,
     chosen = chosen_room(rooms, room, ruleset)
     if lineup not in duels.LINEUPS:
         raise UserError(f"--lineup is one of {', '.join(duels.LINEUPS)}, not {lineup!r}")
+    start = time.perf_counter()
     result = duels.duel(ruleset, first, second, deals, seed, chosen, seats, lineup)
-    return duels.format_duel(result, chosen, family_of(ruleset).currency_for(ruleset))
+    seconds = time.perf_counter() - start
+    played = deals * result.seats  # every wall once per seating
+    return (duels.format_duel(result, chosen, family_of(ruleset).currency_for(ruleset))
+            + f"{played:,} deals in {seconds:.1f} s ({played / max(seconds, 1e-9):,.0f} deals/s, compiling included)\n")
 
 
 def league_text(ruleset_text: str, players: list[str], deals: int, seed: int, room: str | None, rooms: Path | None,

@@ -31,7 +31,7 @@ from kernels.tiles import (
     TILE_SETS,
 )
 from sim.core.rooms import load_rooms
-from sim.core.ruleset import UNLIMITED, Ruleset, family_schemas, load_ruleset
+from sim.core.ruleset import RULESET_DIR, UNLIMITED, Ruleset, family_schemas, load_ruleset
 from sim.core.terminal_text import display_width
 from sim.erren.challenge.levels import load_levels
 from sim.families import FAMILIES
@@ -262,6 +262,25 @@ def _columns(rows: list[list[str]], right: tuple[int, ...] = ()) -> list[str]:
             cells.append(padding + cell if column in right else cell + padding)
         lines.append("  " + "  ".join(cells).rstrip())
     return lines
+
+
+VARIANT_SUFFIX = "-variant"
+
+
+def variant_toml(ruleset: Ruleset) -> str:
+    """A ruleset's file to start a variant from (`mjsim rules RULESET --toml`): a shipped ruleset's text, comments
+    kept, under an id and name of its own (a file may not take a shipped ruleset's id); a user's file as it is."""
+    text = ruleset.source
+    if (RULESET_DIR / f"{ruleset.id}.toml").is_file() and ruleset.source == (RULESET_DIR / f"{ruleset.id}.toml").read_text(encoding="utf-8"):
+        variant = f"{ruleset.id}{VARIANT_SUFFIX}"
+        text = re.sub(r'^id = "[^"]*"', f'id = "{variant}"', text, count=1, flags=re.MULTILINE)
+        text = re.sub(r'^name = "([^"]*)"', lambda match: f'name = "{match[1]}, variant"', text, count=1, flags=re.MULTILINE)
+        header = (f"# A variant of the shipped ruleset {ruleset.id}, to edit: save this (mjsim rules {ruleset.id} --toml > "
+                  f"{variant}.toml),\n# change values, switches or exclusions, and play it with --ruleset {variant}.toml. "
+                  f"Its id is its own:\n# a file may not take a shipped ruleset's id. docs/rules/README.md#making-a-variant "
+                  f"walks through one.\n\n")
+        text = header + text
+    return text
 
 
 def format_text(ruleset: Ruleset) -> str:

@@ -89,6 +89,14 @@ class Ruleset:
         return self.values, self.priority, self.exclusion_start, self.exclusion_target
 
 
+def _kind_words(kind) -> str:
+    """What a switch of type `kind` looks like in a file."""
+    words = {str: "a string in quotes", int: "a whole number", bool: "true or false", list: "a list, such as [2, 3]",
+             float: "a number"}
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    return " or ".join(dict.fromkeys(words[each] for each in kinds))
+
+
 def check_at_most(fail, where: str, value: int, largest: int) -> None:
     """`fail` (the loader's: one RulesetError naming the file) when a setting is more than the records hold."""
     if value > largest:
@@ -129,7 +137,14 @@ def available() -> list[str]:
 @functools.cache
 def _load_path(path: Path) -> Ruleset:
     data, text = read_toml(path, RulesetError, "ruleset file")
-    return parse_ruleset(data, text, str(path))
+    ruleset = parse_ruleset(data, text, str(path))
+    shipped = RULESET_DIR / f"{ruleset.id}.toml"
+    if ruleset.id in available() and path != shipped.resolve() and shipped.read_text(encoding="utf-8") != text:
+        # its tables, run directories and reports would carry the shipped ruleset's id for other rules
+        raise RulesetError(f"{path}: id = {ruleset.id!r} is the id of a shipped ruleset, and this file differs from "
+                           f"it; give your variant an id of its own in [ruleset] (and a name), such as "
+                           f"id = \"{ruleset.id}-variant\"")
+    return ruleset
 
 
 def load_ruleset(name_or_path: str | Path) -> Ruleset:
@@ -163,7 +178,7 @@ def parse_ruleset(data: dict, source: str = "", where: str = "ruleset") -> Rules
 
     switches = data.get("ruleset")
     if not isinstance(switches, dict):
-        fail("missing the [ruleset] table")
+        fail("missing the [ruleset] table; start from a shipped ruleset: mjsim rules erren --toml > mine.toml")
     family = switches.get("family", "erren")
     schemas = family_schemas()
     if not isinstance(family, str) or family not in schemas:
@@ -172,19 +187,20 @@ def parse_ruleset(data: dict, source: str = "", where: str = "ruleset") -> Rules
     tables = {"ruleset", "fans", *schema.tables}
     unknown = set(data) - tables
     if unknown:
-        fail(f"unknown top-level table {min(unknown)!r}; a {family} ruleset has {', '.join(f'[{name}]' for name in sorted(tables))} tables")
+        fail(f"unknown top-level table {min(unknown)!r}; a {family} ruleset has {', '.join(f'[{name}]' for name in sorted(tables))} "
+             f"tables: remove it, or correct its name")
     expected = schema.switches
     optional = schema.optional_switches
     for key, (kind, default) in optional.items():
         value = switches.get(key, default)
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            fail(f"[ruleset] {key} = {value!r} has the wrong type")
+            fail(f"[ruleset] {key} = {value!r} has the wrong type: write {_kind_words(kind)}")
     for key, kind in expected.items():
         if key not in switches:
-            fail(f"[ruleset] lacks {key!r}")
+            fail(f"[ruleset] lacks {key!r}: add it ({_kind_words(kind)}; mjsim rules <ruleset> --toml shows every switch)")
         value = switches[key]
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            fail(f"[ruleset] {key} = {value!r} has the wrong type")
+            fail(f"[ruleset] {key} = {value!r} has the wrong type: write {_kind_words(kind)}")
     allowed = set(expected) | set(optional) | {"family"}
     extra = set(switches) - allowed
     if extra:
@@ -192,7 +208,7 @@ def parse_ruleset(data: dict, source: str = "", where: str = "ruleset") -> Rules
         for other, other_schema in schemas.items():
             if other != family and key in other_schema.switches:
                 fail(f"[ruleset] {key!r} is a switch of the {other} family, not of a family = {family!r} ruleset")
-        fail(f"[ruleset] has an unknown switch {key!r}; known: {', '.join([*expected, *optional])}")
+        fail(f"[ruleset] has an unknown switch {key!r}: remove it, or correct its name; known: {', '.join([*expected, *optional])}")
     if switches["tile_set"] not in TILE_SETS:
         fail(f"[ruleset] tile_set {switches['tile_set']!r} is not one of {', '.join(TILE_SETS)}")
     if switches["tile_set"] not in schema.tile_sets:
@@ -209,7 +225,8 @@ def parse_ruleset(data: dict, source: str = "", where: str = "ruleset") -> Rules
     names: dict[Fan, str] = {}
     for fan_id, entry in fans.items():
         if fan_id not in ids:
-            fail(f"unknown fan id {fan_id!r} (the ids are the names in kernels/fan_ids.py, lower case)")
+            fail(f"unknown fan id {fan_id!r}: correct it or remove the table (the ids are the names in kernels/fan_ids.py, "
+                 f"lower case; mjsim rules <ruleset> lists a ruleset's)")
         if not isinstance(entry, dict) or not FAN_KEYS <= set(entry) <= FAN_KEYS | {LIMIT_KEY}:
             fail(f"[fans.{fan_id}] must have exactly the keys name, value and excludes (and limit, for a 役满)")
         if LIMIT_KEY in entry:
@@ -229,7 +246,11 @@ def parse_ruleset(data: dict, source: str = "", where: str = "ruleset") -> Rules
         names[ids[fan_id]] = entry["name"]
         values[ids[fan_id]] = value
     if (settings["flowers"] or settings.get("bonus_tiles", 0) > 0) != (Fan.FLOWER_TILES in names):
-        fail("flowers = true (or bonus_tiles) needs a [fans.flower_tiles] entry, and a game without either forbids one")
+        if Fan.FLOWER_TILES in names:
+            fail("[fans.flower_tiles] scores flowers (花牌), which this ruleset does not deal: remove the [fans.flower_tiles] "
+                 "table and 'flower_tiles' from every excludes list, or set flowers = true")
+        fail("flowers = true (or bonus_tiles) needs a [fans.flower_tiles] table (name, value, excludes = []): add one, "
+             "or set flowers = false")
 
     targets: list[list[int]] = [[] for _ in range(N_FANS)]
     for fan_id, entry in fans.items():
@@ -238,18 +259,21 @@ def parse_ruleset(data: dict, source: str = "", where: str = "ruleset") -> Rules
             fail(f"[fans.{fan_id}] excludes must be a list of fan ids")
         for target in excluded:
             if not isinstance(target, str) or target not in ids:
-                fail(f"[fans.{fan_id}] excludes unknown fan id {target!r}")
+                fail(f"[fans.{fan_id}] excludes unknown fan id {target!r}: correct it or remove it from the list")
             if target == fan_id:
                 fail(f"[fans.{fan_id}] excludes itself")
             if ids[target] not in names:
-                fail(f"[fans.{fan_id}] excludes {target!r}, which this ruleset does not score")
+                fail(f"[fans.{fan_id}] excludes {target!r}, which this ruleset does not score: remove it from the list, "
+                     f"or score it with a [fans.{target}] table")
             if ids[target] in targets[ids[fan_id]]:
-                fail(f"[fans.{fan_id}] excludes {target!r} twice")
+                fail(f"[fans.{fan_id}] excludes {target!r} twice: list it once")
             targets[ids[fan_id]].append(ids[target])
     for fan in names:
         for target in targets[fan]:
             if values[target] > values[fan]:
-                fail(f"[fans.{FAN_IDS[fan]}] (value {values[fan]}) excludes the more valuable {FAN_IDS[target]!r}")
+                fail(f"[fans.{FAN_IDS[fan]}] (value {values[fan]}) excludes the more valuable {FAN_IDS[target]!r} (value "
+                     f"{values[target]}): a fan excludes only fans worth no more than itself; raise its value, lower "
+                     f"{FAN_IDS[target]!r}'s, or remove it from the list")
             # An exclusion of 根 takes one 根 (the four its pattern is built on), so the evaluator must meet the
             # excluding fan before 根 itself: it comes first only when it is worth more.
             if target == Fan.ROOT and values[target] >= values[fan]:

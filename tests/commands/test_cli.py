@@ -131,6 +131,30 @@ def test_usage_errors_exit_non_zero_without_a_traceback(mjsim):
     assert code == 2 and "Traceback" not in err and "Invalid value for '--hands'" in err
 
 
+@pytest.mark.parametrize("arguments", [
+    ("nosuch",), ("--bogus",), ("score", "--flowers", "x"), ("duel",), ("run", "--deals"), ("score", "1m", "--json=true"),
+    ("rules",), ("shanten", "-5m"), ("league", "greedy", "--deals", "ten"),
+])
+def test_every_usage_error_is_one_lower_case_error_line(mjsim, arguments):
+    code, out, err = mjsim(*arguments)
+    assert code == 2 and out == ""
+    assert err.startswith("error: ") and err.count("\n") == 1 and "Error:" not in err
+
+
+def test_mjsim_alone_prints_its_help_not_an_error(mjsim):
+    code, out, err = mjsim()
+    assert code == 2 and "Usage: mjsim" in out + err and "error" not in (out + err).lower()
+    assert "two to four seats" in out + err  # not "two-player": 血战 tables seat three and four
+
+
+@pytest.mark.parametrize("command", ["score", "run", "economics", "rules", "league", "challenge"])
+def test_help_shows_on_off_flags_without_a_value_and_keeps_square_brackets(mjsim, command):
+    code, out, _ = mjsim(command, "--help")
+    assert code == 0 and "<bool>" not in out
+    if command == "economics":
+        assert "pip install 'mjsim[plot]'" in " ".join(out.split())
+
+
 # ---------------------------------------------------------------------------------- mjsim score
 
 

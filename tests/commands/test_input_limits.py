@@ -121,8 +121,9 @@ def test_a_batch_file_that_is_not_utf8_is_one_error_line(mjsim, tmp_path):
 
 
 def _ruleset(tmp_path, text, name="mine.toml"):
+    """The text as a ruleset file, its id made its own (a variant may not take a shipped ruleset's id)."""
     path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
+    path.write_text(re.sub(r'^id = "([^"]*)"', r'id = "\1-mine"', text, count=1, flags=re.MULTILINE), encoding="utf-8")
     return path
 
 

@@ -16,11 +16,13 @@ RULESETS = available()
 
 
 def _edited_copy(tmp_path, ruleset_id, old, new, name=None):
-    """A copy of a shipped ruleset file with one piece of text replaced."""
+    """A copy of a shipped ruleset file with one piece of text replaced, under an id of its own (a variant may
+    not take a shipped ruleset's id)."""
     text = (RULESET_DIR / f"{ruleset_id}.toml").read_text(encoding="utf-8")
     assert old in text
     path = tmp_path / (name or f"{ruleset_id}-edited.toml")
-    path.write_text(text.replace(old, new), encoding="utf-8")
+    text = text.replace(old, new).replace(f'id = "{ruleset_id}"', f'id = "{ruleset_id}-edited"', 1)
+    path.write_text(text, encoding="utf-8")
     return path
 
 
@@ -187,6 +189,24 @@ def test_mjsim_rules_takes_a_ruleset_file_by_path(mjsim, tmp_path):
     assert code == 0
     first = json.loads(out)["fans"][0]
     assert (first["id"], first["name"], first["value"]) == ("seven_stars", "七星参北斗", 200)
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_rules_toml_prints_a_shipped_ruleset_as_a_variant_that_loads_with_its_own_id(mjsim, tmp_path, ruleset_id):
+    code, out, _ = mjsim("rules", ruleset_id, "--toml")
+    assert code == 0 and out.startswith("# A variant of the shipped ruleset")
+    path = tmp_path / "mine.toml"
+    path.write_text(out, encoding="utf-8")
+    variant, shipped = load_ruleset(str(path)), load_ruleset(ruleset_id)
+    assert variant.id == f"{ruleset_id}-variant" and variant.name.startswith(shipped.name)
+    assert rules_book.settings_of(variant) == rules_book.settings_of(shipped)
+    assert rules_book.fans_of(variant) == rules_book.fans_of(shipped)  # values, names and exclusions
+    assert mjsim("rules", str(path), "--toml")[1] == out  # a user's file prints as it is
+
+
+def test_rules_takes_json_or_toml_not_both(mjsim):
+    code, _, err = mjsim("rules", "erren", "--json", "--toml")
+    assert code == 2 and err == "error: give --json or --toml, not both\n"
 
 
 @pytest.mark.parametrize("ruleset", ["no-such-rules", "missing/rules.toml"])

@@ -218,7 +218,7 @@ def test_sanren_options_drop_the_fans_they_switch_off():
         (lambda data: data["kong_money"].pop("added_others"), "lacks 'added_others'"),
         (lambda data: data["kong_money"].update(robbed=1), "unknown key 'robbed'"),
         (lambda data: data["ruleset"].update(tile_set="bamboo"), "tile_set 'bamboo'"),
-        (lambda data: data["fans"].update(flower_tiles={"name": "花牌", "value": 1, "excludes": []}), "a game without either forbids one"),
+        (lambda data: data["fans"].update(flower_tiles={"name": "花牌", "value": 1, "excludes": []}), "which this ruleset does not deal: remove"),
         (lambda data: data["fans"]["root"].update(excludes=["full_flush"]), "excludes the more valuable 'full_flush'"),
         (lambda data: data["fans"]["self_drawn"].update(excludes=["root"]), "excludes 'root' and must be worth more"),
     ],
@@ -242,3 +242,34 @@ def test_an_erren_file_may_not_carry_xuezhan_switches():
     data = _erren_data()
     data["ruleset"]["family"] = "erren"  # the default, allowed explicitly
     assert parse_ruleset(data, where="test.toml").family == "erren"
+
+
+def test_a_changed_copy_that_keeps_a_shipped_id_is_refused_and_an_unchanged_copy_is_the_shipped_ruleset(tmp_path):
+    text = (RULESET_DIR / "erren.toml").read_text(encoding="utf-8")
+    same = tmp_path / "same.toml"
+    same.write_text(text, encoding="utf-8")
+    assert load_ruleset(str(same)).id == "erren"
+    changed = tmp_path / "changed.toml"
+    changed.write_text(text.replace("min_fan = 8", "min_fan = 6"), encoding="utf-8")
+    with pytest.raises(RulesetError, match="id = 'erren' is the id of a shipped ruleset.*give your variant an id of its own"):
+        load_ruleset(str(changed))
+    changed.write_text(text.replace("min_fan = 8", "min_fan = 6").replace('id = "erren"', 'id = "erren-six"'), encoding="utf-8")
+    assert load_ruleset(str(changed)).min_fan == 6
+
+
+@pytest.mark.parametrize("change, advice", [
+    (("flowers = true", "flowers = false"), "remove the [fans.flower_tiles] table"),
+    (("min_fan = 8", 'min_fan = "8"'), "write a whole number"),
+    (("min_fan = 8 ", "# min_fan = 8 "), "lacks 'min_fan': add it"),
+    (("flowers = true", "flowers = true\nmax_double = 1"), "unknown switch 'max_double': remove it, or correct its name"),
+    (('value = 24\nexcludes = ["fully', 'value = 90\nexcludes = ["fully'), "raise its value, lower"),
+])
+def test_a_ruleset_error_says_what_to_change(tmp_path, change, advice):
+    text = (RULESET_DIR / "erren.toml").read_text(encoding="utf-8").replace('id = "erren"', 'id = "mine"')
+    assert change[0] in text
+    path = tmp_path / "mine.toml"
+    path.write_text(text.replace(change[0], change[1], 1), encoding="utf-8")
+    with pytest.raises(RulesetError) as raised:
+        load_ruleset(str(path))
+    assert advice in str(raised.value)
+

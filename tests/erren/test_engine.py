@@ -264,7 +264,7 @@ def test_policy_parameters_change_play(ruleset):
 
 
 def test_max_doubles_caps_doubling(tmp_path):
-    text = load_ruleset("erren").source.replace('max_doubles = "unlimited"', "max_doubles = 1")
+    text = load_ruleset("erren").source.replace('max_doubles = "unlimited"', "max_doubles = 1").replace('id = "erren"', 'id = "capped"')
     path = tmp_path / "capped.toml"
     path.write_text(text, encoding="utf-8")
     capped = load_ruleset(str(path))
@@ -273,7 +273,7 @@ def test_max_doubles_caps_doubling(tmp_path):
 
 
 def test_min_fan_is_respected_and_easy_to_sweep(tmp_path):
-    text = load_ruleset("erren").source.replace("min_fan = 8", "min_fan = 16")
+    text = load_ruleset("erren").source.replace("min_fan = 8", "min_fan = 16").replace('id = "erren"', 'id = "sixteen"')
     path = tmp_path / "sixteen.toml"
     path.write_text(text, encoding="utf-8")
     sixteen = load_ruleset(str(path))

@@ -174,6 +174,15 @@ GOLDEN_BY_RULE = {
         },
         9_100,
     ),
+    "between readings of equal points and totals the one with more fans wins": (  # 三连刻 is 3 fans in one
+        "345p44455566677s", "4s", DISCARD, "",
+        {"concealed_hand": 1, "all_simples": 1, "pure_double_chow": 1, "all_chows": 1}, 1_500,
+    ),
+    "between readings alike in points, total, fans and highest fan the rules book's order decides": (
+        # 三连刻 + 三暗刻 against 一色二顺 + 混全带幺: 三连刻 comes before 混全带幺 in the fan table
+        "789m777888999s22z", "7s", SELF, "",
+        {"concealed_hand": 1, "fully_concealed_hand": 1, "three_concealed_pungs": 1, "pure_shifted_pungs": 1}, 2_800,
+    ),
 }
 
 GOLDEN = list(GOLDEN_BY_RULE.values())

@@ -6,7 +6,9 @@ winning tile into chows, pungs and one pair (beside the declared melds), seven p
 two pairs) and thirteen orphans; and for each reading every set the winning tile may complete (it decides
 平和's two-sided wait and whether a pung completed by a discard is concealed). Each reading is scored fan by fan
 straight from §7, the exclusions of sim/rulesets/erren-challenge.toml are applied, and the reading with the most
-points wins (on equal points, the higher total before the 13-fan cap).
+points wins; between readings of equal points, the tie-break of the rules book (``tie_break_key``): the higher
+total before the 13-fan cap, then more fans (花牌 aside), then the higher highest fan, then the fans that come first
+in the rules book's order.
 
 `score` is the entry point; `readings` and `reading_fans` are exposed so the tests can compare single readings with
 the `mahjong` package (tests/erren/challenge/test_reference.py). Values, exclusions and the points formula come from the
@@ -16,7 +18,7 @@ data with the code it checks.
 
 import tomllib
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from kernels.fan_ids import (
@@ -43,6 +45,8 @@ PER_FAN_STEP = RULESET["points"]["per_fan_step"]
 PER_LIMIT = RULESET["points"]["per_limit"]
 
 NOT_A_WIN = None  # what `score` returns for a hand that is not complete
+# The rules book's order of the fans: by decreasing value, then as the file lists them.
+BOOK_ORDER = sorted(FANS, key=lambda fan: (-FANS[fan]["value"], list(FANS).index(fan)))
 
 WINDS = (27, 28, 29, 30)
 EAST, NORTH = 27, 30
@@ -128,7 +132,6 @@ class NaiveScore:
     limits: int  # number of 役满
     points: int
     reading: Reading = None  # the best reading
-    tied: list = field(default_factory=list)  # the fans of every reading as good as the best (the best included)
 
 
 # ---------------------------------------------------------------------------------------------- readings
@@ -459,22 +462,27 @@ def reading_scores(concealed, melds, win, flags=0, bonus=None):
     return [reading_fans(reading, concealed, melds, win, flags, bonus) for reading in readings(concealed, melds, win)]
 
 
+def tie_break_key(entry):
+    """What ranks a reading, the larger the better: its points; its total before the cap (a 役满 hand scores no
+    regular fan, so 0); how many fans it scores, 花牌 aside; the value of its highest fan; and which fans it holds,
+    in the rules book's order (the first fan one reading holds and the other does not goes to the better)."""
+    fans = entry.fans
+    return (entry.points, 0 if entry.limits else entry.uncapped,
+            sum(count for fan, count in fans.items() if fan != "flower_tiles"),
+            max(FANS[fan]["value"] for fan in fans),
+            tuple(fan in fans for fan in BOOK_ORDER))
+
+
 def score(concealed, melds, win, flags=0, bonus=None):
     """The best reading's score, or NOT_A_WIN. concealed: 34 counts without the winning tile; melds: [(code, kind)];
     win: the winning kind; flags: the win-context bits; bonus: 34 counts of the face-up bonus tiles."""
     scored = reading_scores(concealed, melds, win, flags, bonus)
     if not scored:
         return NOT_A_WIN
-    best_key = max((entry.points, entry.uncapped) for entry in scored)
-    best = [entry for entry in scored if (entry.points, entry.uncapped) == best_key]
-    tied = []
-    for entry in best:
-        if entry.fans not in tied:
-            tied.append(entry.fans)
-    chosen = best[0]
+    chosen = max(scored, key=tie_break_key)
     limits = fan_total(chosen.limits)
     total = 0 if limits else min(chosen.uncapped, FAN_CAP)
-    return NaiveScore(chosen.fans, total, limits, chosen.points, chosen.reading, tied)
+    return NaiveScore(chosen.fans, total, limits, chosen.points, chosen.reading)
 
 
 # ------------------------------------------------------------------------------------------ hand text

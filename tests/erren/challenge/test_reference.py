@@ -45,6 +45,7 @@ from kernels.fan_ids import (
     ROBBING_KONG_FLAG,
     SELF_DRAWN_FLAG,
 )
+from kernels.fans import challenge as challenge_kernel
 from kernels.fans.challenge import LIMITS, NOT_A_WIN, POINTS, TOTAL, score_many
 from kernels.tiles import MELD_CONCEALED_KONG, MELD_KONG
 from sim.core.ruleset import load_ruleset
@@ -426,8 +427,8 @@ def _kernel_fans(counts, row, ruleset):
 
 
 def test_the_kernel_scores_every_generated_hand_as_the_twin_does(comparison):
-    """The same points, fan total and 役满 count, and the fans of the best reading (of one of the readings the
-    twin finds equally good, when several tie)."""
+    """The same points, fan total and 役满 count, and the fans of the best reading: where readings tie on points,
+    the rules book's tie-break picks one, so the fans agree exactly."""
     ruleset = load_ruleset("erren-challenge")
     hands = comparison["hands"]
     counts, results = score_many(*hands.kernel_arrays(), ruleset)
@@ -439,9 +440,45 @@ def test_the_kernel_scores_every_generated_hand_as_the_twin_does(comparison):
                 differ.append((index, "twin: not a win", ours))
             continue
         kernel = (int(results[index, POINTS]), int(results[index, TOTAL]), int(results[index, LIMITS]))
-        if kernel != (best.points, best.total, best.limits) or ours not in best.tied:
-            differ.append((index, hands.hand(index), kernel, ours, (best.points, best.total, best.limits), best.tied))
+        if kernel != (best.points, best.total, best.limits) or ours != best.fans:
+            differ.append((index, hands.hand(index), kernel, ours, (best.points, best.total, best.limits), best.fans))
     assert differ == [], f"{len(differ)} of {len(hands)} hands differ, e.g. {differ[:2]}"
+
+
+# Two readings of equal points, (the reading met later, the best met before, whether the later one is kept):
+# each step of the rules book's tie-break, and the steps before it tied.
+TIE_BREAKS = {
+    "the higher total before the cap": ({"pure_shifted_pungs": 1, "three_concealed_pungs": 1}, {"pure_double_chow": 1, "all_chows": 1}, True),
+    "more fans": ({"pure_double_chow": 1, "all_chows": 1}, {"pure_shifted_pungs": 1}, True),
+    # counted with 花牌, the later reading would tie on fans (3 and 3) and win on its highest fan
+    "more fans, 花牌 aside": ({"pure_shifted_pungs": 1, "flower_tiles": 2},
+                             {"pure_double_chow": 1, "three_concealed_pungs": 1, "concealed_hand": 1}, False),
+    "the more valuable highest fan": ({"pure_shifted_pungs": 1, "concealed_hand": 1}, {"three_concealed_pungs": 1, "pure_double_chow": 1}, True),
+    "the first fan in the rules book's order that one holds": (
+        {"outside_hand": 1, "pure_double_chow": 1}, {"pure_shifted_pungs": 1, "three_concealed_pungs": 1}, False),
+    "the same, the other way round": (
+        {"pure_shifted_pungs": 1, "three_concealed_pungs": 1}, {"outside_hand": 1, "pure_double_chow": 1}, True),
+}
+
+
+def _reading(fans):
+    return naive.ReadingScore(None, Counter(fans), Counter(), 0, naive.fan_total(fans))
+
+
+@pytest.mark.parametrize("step", list(TIE_BREAKS))
+def test_readings_of_equal_points_are_ranked_by_the_rules_books_tie_break(step):
+    later, best, kept = TIE_BREAKS[step]
+    ruleset = load_ruleset("erren-challenge")
+    ids = {fan_id: index for index, fan_id in enumerate(FAN_IDS)}
+    work = np.zeros((challenge_kernel.WORK_ROWS, challenge_kernel.WORK_COLUMNS), np.int64)
+    for row, fans in ((challenge_kernel.FANS_ROW, later), (challenge_kernel.BEST_ROW, best)):
+        for fan_id, count in fans.items():
+            work[row, ids[fan_id]] = count
+    points = 5_000  # the same for both: the points are not what is compared
+    result = np.array([points, 0, 0, naive.fan_total(best)], np.int64)
+    beats = challenge_kernel._beats_best(work, points, naive.fan_total(later), ruleset.values, ruleset.priority, result)
+    assert bool(beats) == kept
+    assert (naive.tie_break_key(_reading(later)) > naive.tie_break_key(_reading(best))) == kept  # the twin agrees
 
 
 @pytest.mark.parametrize("rule", list(challenge_hands.GOLDEN_BY_RULE))

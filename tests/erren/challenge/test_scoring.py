@@ -23,7 +23,7 @@ def _edited(tmp_path, old, new):
     text = (RULESET_DIR / f"{CHALLENGE}.toml").read_text(encoding="utf-8")
     assert text.count(old) == 1
     path = tmp_path / "edited.toml"
-    path.write_text(text.replace(old, new), encoding="utf-8")
+    path.write_text(text.replace(old, new).replace(f'id = "{CHALLENGE}"', 'id = "edited"', 1), encoding="utf-8")
     return path
 
 
