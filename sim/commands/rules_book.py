@@ -271,7 +271,8 @@ def variant_toml(ruleset: Ruleset) -> str:
     """A ruleset's file to start a variant from (`mjsim rules RULESET --toml`): a shipped ruleset's text, comments
     kept, under an id and name of its own (a file may not take a shipped ruleset's id); a user's file as it is."""
     text = ruleset.source
-    if (RULESET_DIR / f"{ruleset.id}.toml").is_file() and ruleset.source == (RULESET_DIR / f"{ruleset.id}.toml").read_text(encoding="utf-8"):
+    shipped = RULESET_DIR / f"{ruleset.id}.toml"
+    if shipped.is_file() and text == shipped.read_text(encoding="utf-8"):
         variant = f"{ruleset.id}{VARIANT_SUFFIX}"
         text = re.sub(r'^id = "[^"]*"', f'id = "{variant}"', text, count=1, flags=re.MULTILINE)
         text = re.sub(r'^name = "([^"]*)"', lambda match: f'name = "{match[1]}, variant"', text, count=1, flags=re.MULTILINE)
