@@ -7,21 +7,24 @@ room (二人 beans.parquet, 血战 money.parquet), the win rates and money per s
 solved fees, each player's economics, and the calibration of reported chances of winning. A league's page
 shows the matrix of mean differences as a heatmap.
 
-The page needs nothing outside itself: CSS inline, charts as inline SVG (analysis.svg_charts), no scripts,
-and a Content-Security-Policy that forbids the browser any other request. Money charts of several rooms are
+The page needs nothing outside itself: CSS inline, charts as inline SVG (analysis.svg_charts), the CJK font
+of its Chinese names inline (analysis.report_font), no scripts, and a Content-Security-Policy that forbids the
+browser any other request. A table of contents links to every section, and the tables fit the page's width
+(headers wrap; a figure and its interval may take two lines). Money charts of several rooms are
 drawn in stakes, so that a room of stake 1 and one of stake 6,250 share an axis; their tooltips give the
 figures in the rooms' own currency.
 """
 
 import datetime
 import math
+import re
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from analysis import compare
+from analysis import compare, report_font
 from analysis import svg_charts as charts
 from analysis.leagues import league_matrix
 from analysis.player_faults import COLUMN_PREFIX as FAULT_PREFIX
@@ -37,24 +40,34 @@ from sim.players.player_text import players_label
 REPORT_FILE = "report.html"
 TOP_FANS = 25
 HISTOGRAM_BARS = 60  # the last of them pools every larger value
-FONTS = ('system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Noto Sans CJK SC", "Source Han Sans SC", '
-         '"PingFang SC", "Microsoft YaHei", "WenQuanYi Micro Hei", sans-serif')
+# The embedded font comes first. It has only the page's CJK characters, so Latin text falls through to the
+# system's fonts; and named after a Latin font, Chromium drew the page's first Chinese text in boxes (laid out
+# while the font loaded, and not again). The CJK fonts after it serve characters outside it, where the system has one.
+FONTS = (f'"{report_font.FAMILY}", system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Noto Sans CJK SC", '
+         '"Source Han Sans SC", "PingFang SC", "Microsoft YaHei", "WenQuanYi Micro Hei", sans-serif')
 STYLE = f"""
 body {{ font-family: {FONTS}; color: #222; background: #fff; margin: 0; line-height: 1.45; }}
-main {{ max-width: 980px; margin: 0 auto; padding: 16px 24px 48px; }}
-h1 {{ font-size: 1.6em; margin: .6em 0 .2em; }}
+main {{ max-width: 1180px; margin: 0 auto; padding: 16px 24px 48px; }}
+h1 {{ font-size: 1.6em; margin: .6em 0 .2em; overflow-wrap: anywhere; }}
 h2 {{ font-size: 1.25em; border-bottom: 1px solid #ddd; padding-bottom: .2em; margin-top: 2em; }}
+nav.contents {{ background: #f7f7f7; border: 1px solid #e2e2e2; padding: .5em 1em; margin: 1em 0; font-size: .92em; }}
+nav.contents > ol {{ columns: 3 15em; margin: .3em 0; padding-left: 1.4em; }}
+nav.contents li {{ break-inside: avoid; }}
+nav.contents ol ol {{ padding-left: 1.2em; font-size: .95em; }}
 table {{ border-collapse: collapse; margin: .5em 0 1em; font-size: .88em; }}
 th, td {{ padding: .25em .55em; border-bottom: 1px solid #eee; text-align: left; vertical-align: top; }}
-th {{ border-bottom: 1px solid #bbb; }}
-td:not(:first-child), th:not(:first-child) {{ text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }}
-table.facts td:not(:first-child), table.facts th {{ text-align: left; white-space: normal; word-break: break-all; }}
-.scroll {{ overflow-x: auto; }}
+th {{ border-bottom: 1px solid #bbb; vertical-align: bottom; min-width: 4em; }}
+td:not(:first-child), th:not(:first-child) {{ text-align: right; font-variant-numeric: tabular-nums; }}
+td:not(:first-child) {{ white-space: nowrap; }}
+td.split {{ white-space: normal; }}
+td.split span {{ white-space: nowrap; }}
+table.facts td:not(:first-child), table.facts th {{ text-align: left; white-space: normal; overflow-wrap: anywhere; }}
+.scroll {{ overflow-x: auto; max-width: 100%; }}
 h3 {{ font-size: 1.05em; margin-top: 1.5em; }}
 figure {{ margin: 1em 0 2em; }}
 figcaption {{ color: #555; font-size: .9em; max-width: 760px; margin-top: .3em; }}
 svg.chart {{ display: block; max-width: 100%; height: auto; }}
-.note {{ color: #666; font-size: .9em; }}
+.note {{ color: #666; font-size: .9em; max-width: 900px; }}
 """
 
 
@@ -267,14 +280,47 @@ def _interval_text(table: pd.DataFrame, player: str, opponent: str) -> str:
 
 
 def _page(title: str, sections: list[str]) -> str:
+    contents, sections = _contents(sections)
+    text = title + "".join(sections)
+    outside = report_font.missing(text)
+    if outside:
+        sections.append(f'<p class="note">These characters of the page are not in its embedded font, and show only where '
+                        f'the system has a font for them: {escape("".join(outside))}</p>')
     return (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        # Nothing may be fetched: the page must read the same offline, and years later.
-        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
+        # Nothing may be fetched: the page must read the same offline, and years later. Its font is a data: URL.
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; font-src data:\">\n"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        f"<title>{escape(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<main>\n<h1>{escape(title)}</h1>\n"
-        + "\n".join(sections) + "\n</main>\n</body>\n</html>\n"
+        f"<title>{escape(title)}</title>\n<style>{report_font.font_face(text)}{STYLE}</style>\n</head>\n<body>\n<main>\n"
+        f"<h1>{escape(title)}</h1>\n{contents}\n" + "\n".join(sections) + "\n</main>\n</body>\n</html>\n"
     )
+
+
+SECTION_HEADING = re.compile(r'<section id="([^"]+)">\n<h2>(.*?)</h2>')  # as _section writes them
+SUBSECTION_HEADING = re.compile(r'<h3(?: id="([^"]*)")?>(.*?)</h3>')
+
+
+def _contents(sections: list[str]) -> tuple[str, list[str]]:
+    """The table of contents of `sections`: a link to each section and to each of its subsections (h3), and
+    the sections again, every h3 given the anchor its link names (``<section id>-<n>`` where it had none)."""
+    entries, anchored = [], []
+    for section in sections:
+        heading = SECTION_HEADING.match(section)
+        if heading is None:  # a note between sections, not a section
+            anchored.append(section)
+            continue
+        identifier, title = heading.groups()
+        links = []
+
+        def anchor(subsection):
+            name = subsection[1] or f"{identifier}-{len(links) + 1}"
+            links.append(f'<li><a href="#{name}">{subsection[2]}</a></li>')
+            return f'<h3 id="{name}">{subsection[2]}</h3>'
+
+        anchored.append(SUBSECTION_HEADING.sub(anchor, section))
+        inner = f"<ol>{''.join(links)}</ol>" if links else ""
+        entries.append(f'<li><a href="#{identifier}">{title}</a>{inner}</li>')
+    return f'<nav class="contents" aria-label="Contents"><strong>Contents</strong>\n<ol>{"".join(entries)}</ol></nav>', anchored
 
 
 def _section(identifier: str, title: str, body: str) -> str:
@@ -286,10 +332,23 @@ def _figure(svg: str, caption: str) -> str:
 
 
 def _table(header: list[str] | None, rows: list[list[str]], css_class: str = "") -> str:
+    """A table in its scrolling box (for a table wider than the page, the last resort: headers wrap first, and
+    a figure with its interval, "12.0% [10.1%, 14.2%]", may break before the interval)."""
     head = "" if header is None else "<thead><tr>" + "".join(f"<th>{escape(cell)}</th>" for cell in header) + "</tr></thead>\n"
-    body = "\n".join("<tr>" + "".join(f"<td>{escape(cell)}</td>" for cell in row) + "</tr>" for row in rows)
+    body = "\n".join("<tr>" + "".join(_cell(cell) for cell in row) + "</tr>" for row in rows)
     attribute = f' class="{css_class}"' if css_class else ""
     return f'<div class="scroll"><table{attribute}>\n{head}<tbody>\n{body}\n</tbody>\n</table></div>\n'
+
+
+FIGURE_AND_INTERVAL = re.compile(r"(\S+) (\[[^\]]+\])")
+
+
+def _cell(text: str) -> str:
+    """A cell; a figure with its interval may break between the two, never inside either."""
+    split = FIGURE_AND_INTERVAL.fullmatch(str(text))
+    if split is None:
+        return f"<td>{escape(text)}</td>"
+    return f'<td class="split"><span>{escape(split[1])}</span> <span>{escape(split[2])}</span></td>'
 
 
 def _facts(pairs: list[tuple[str, str]]) -> str:

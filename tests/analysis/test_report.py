@@ -1,11 +1,20 @@
 """The HTML reports of analysis.report: a page per run directory and per league table, self-contained
-(nothing fetched), a chart per section the run has tables for, the tables' own figures on the page; and
-the page as headless Chromium renders it (its DOM and a screenshot that is not blank)."""
+(nothing fetched), a chart per section the run has tables for, the tables' own figures on the page, a table
+of contents; and the page as headless Chromium renders it: its DOM, a screenshot that is not blank, its
+Chinese names drawn by the font the page carries, its links resolving and nothing wider than a 1,280 px window."""
 
+import base64
+import fcntl
+import io
+import json
+import os
 import re
+import select
 import shutil
 import struct
 import subprocess
+import time
+import unicodedata
 import zlib
 from html.parser import HTMLParser
 from pathlib import Path
@@ -13,11 +22,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from fontTools.ttLib import TTFont
 
 from analysis.calibration import COLUMNS as CALIBRATION_COLUMNS
 from analysis.report import histogram_bins, share, write_league_report, write_report
 from sim.core.result_files import read_metadata, write_table
-from sim.runs.runner import RunConfig, run
+from sim.core.run_records import load_run
+from sim.runs.runner import RunConfig, run, summarise
 
 ERREN_CHARTS = {"configuration": 0, "outcomes": 0, "fans": 1, "distribution": 1, "money": 2, "seats": 2}
 XUEZHAN_CHARTS = {"configuration": 0, "outcomes": 0, "fans": 1, "distribution": 1, "money": 3, "seats": 2}
@@ -80,10 +91,21 @@ def parts_of(page: str) -> PageParts:
 
 def assert_self_contained(page: str):
     assert "http://" not in page and "https://" not in page
-    assert "<script" not in page and "url(" not in page and "@import" not in page
+    assert "<script" not in page and "@import" not in page
+    # the one URL is the embedded font's, inline
+    assert re.findall(r"url\((\w*:?)", page) in ([], ["data:"]) and "font-src data:" in page
     assert "Content-Security-Policy" in page
+    anchors = {attributes["id"] for _, attributes in parts_of(page).attributes if "id" in attributes}
     for tag, attributes in parts_of(page).attributes:
-        assert not {"src", "href", "xlink:href"} & set(attributes), (tag, attributes)
+        assert not {"src", "xlink:href"} & set(attributes), (tag, attributes)
+        if "href" in attributes:  # links within the page only, each to an anchor it has
+            assert attributes["href"][:1] == "#" and attributes["href"][1:] in anchors, attributes["href"]
+
+
+def contents_of(page: str) -> list[str]:
+    """The anchors the page's table of contents links to, in order."""
+    nav = page[page.index('<nav class="contents"'):page.index("</nav>")]
+    return re.findall(r'<a href="#([^"]+)">', nav)
 
 
 def test_report_of_an_erren_run_has_a_chart_per_section_and_fetches_nothing(erren_run, tmp_path):
@@ -94,6 +116,32 @@ def test_report_of_an_erren_run_has_a_chart_per_section_and_fetches_nothing(erre
     page = path.read_text(encoding="utf-8")
     assert_self_contained(page)
     assert parts_of(page).charts == ERREN_CHARTS
+    assert_contents_list_every_heading(page)
+
+
+def assert_contents_list_every_heading(page: str):
+    """The table of contents links to every section and every subsection (h3), in the page's order."""
+    headings = [attributes.get("id") for tag, attributes in parts_of(page).attributes if tag in ("section", "h3")]
+    assert None not in headings and contents_of(page) == headings
+
+
+def embedded_characters(page: str) -> set[str]:
+    data = re.search(r"url\(data:font/woff;base64,([A-Za-z0-9+/=]+)\)", page)[1]
+    return {chr(code) for code in TTFont(io.BytesIO(base64.b64decode(data))).getBestCmap()}
+
+
+def test_report_embeds_its_chinese_characters_font_and_names_those_outside_it(erren_run, tmp_path):
+    directory = copy_of(erren_run, tmp_path)
+    rooms = tmp_path / "rooms.toml"  # a user's rooms file, with a character outside GB2312 and the shipped font
+    rooms.write_text('[rooms."龘龘场"]\nstake = 1\nfee = 0\nmin_entry = 0\nmax_entry = 0\n', encoding="utf-8")
+    summarise(directory, *load_run(directory), rooms=rooms)
+    page = write_report(directory).read_text(encoding="utf-8")
+    fans = pd.read_parquet(directory / "fan_frequency.parquet").query("wins_scored > 0").sort_values("per_win", ascending=False)
+    chinese = {character for character in page if chinese_count(character)}
+    assert {character for character in "".join(fans["name"].head(25)) if chinese_count(character)} | set("二人麻将场") <= chinese
+    assert embedded_characters(page) == chinese - {"龘"}  # exactly the page's characters, but the one outside
+    assert re.search(r'<p class="note">These characters of the page are not in its embedded font[^<]*: 龘</p>', page)
+    assert re.search(r'font-family: "mjsim CJK", [^;]*"Noto Sans CJK SC"', page)  # then the system's CJK fonts
 
 
 def test_report_shows_the_fan_names_and_the_tables_own_figures(erren_run, tmp_path):
@@ -198,6 +246,7 @@ def test_report_with_economics_fee_solution_and_calibration_draws_their_charts(e
     solved = fees.dropna(subset=["fee"]).iloc[0]
     assert f"{solved['fee']:,.0f} [{solved['fee_low']:,.0f}, {solved['fee_high']:,.0f}]" in page
     assert "median_deals_to_ruin&gt;=20" in page  # the target, escaped, in the caption
+    assert_contents_list_every_heading(page)  # the economics section's subsections too
     calibration_svg = page[page.index('id="calibration"'):]
     assert calibration_svg.count('class="point"') == len(calibration) and 'class="diagonal"' in calibration_svg
     assert ">ev<" in page and ">value<" in page  # players by their short names in the legends
@@ -344,3 +393,146 @@ def test_report_renders_in_headless_chromium_with_its_charts_drawn(which, reques
     assert len(colours) > 50 and ink > 0.03, (len(colours), ink)
     blue = sum(1 for pixel in pixels if pixel[2] > 150 and pixel[0] < 60)  # the charts' first colour, #0072b2
     assert blue / len(pixels) > 0.002
+
+
+class DevTools:
+    """Headless Chromium driven over its DevTools protocol (JSON messages ending in a NUL on the pipe of
+    --remote-debugging-pipe: it reads file descriptor 3 and writes 4): what the browser drew with which font
+    (CSS.getPlatformFontsForNode), and scripts run in the page after events it reports, never after a sleep."""
+
+    def __init__(self, profile: Path, timeout: float = 120):
+        to_browser, self._to_browser = os.pipe()
+        self._from_browser, from_browser = os.pipe()
+        # The browser's ends, moved above 4 so that putting them on 3 and 4 cannot overwrite one of them; bash,
+        # not a preexec_fn, puts them there (a preexec_fn can deadlock in a process with threads, as xdist's are).
+        reading, writing = (fcntl.fcntl(end, fcntl.F_DUPFD, 5) for end in (to_browser, from_browser))
+        flags = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--remote-debugging-pipe", f"--user-data-dir={profile}"]
+        self.process = subprocess.Popen(["bash", "-c", f'exec "$0" "$@" 3<&{reading} 4>&{writing}', find_chromium(), *flags,
+                                         "about:blank"], pass_fds=(reading, writing), stdin=subprocess.DEVNULL,
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for end in (to_browser, from_browser, reading, writing):
+            os.close(end)
+        self.deadline = time.monotonic() + timeout  # for the whole conversation: a hung browser fails the test
+        self._buffer, self._last_id, self._events, self.session = b"", 0, [], None
+
+    def close(self):
+        """Close the browser (its helper processes with it), killing it if it does not go."""
+        try:
+            self.call("Browser.close")
+            self.process.wait(timeout=30)
+        except (AssertionError, OSError, subprocess.TimeoutExpired):
+            self.process.kill()
+            self.process.wait()
+        os.close(self._to_browser)
+        os.close(self._from_browser)
+
+    def call(self, method: str, **params):
+        self._last_id += 1
+        message = {"id": self._last_id, "method": method, "params": params}
+        if self.session is not None and not method.startswith(("Target.", "Browser.")):  # the page's, not the browser's
+            message["sessionId"] = self.session
+        os.write(self._to_browser, json.dumps(message).encode() + b"\0")
+        while True:
+            reply = self._receive()
+            if reply.get("id") == self._last_id:
+                assert "error" not in reply, (method, reply["error"])
+                return reply["result"]
+            self._events.append(reply)
+
+    def wait_for(self, event: str) -> dict:
+        while True:
+            for index, message in enumerate(self._events):
+                if message.get("method") == event:
+                    return self._events.pop(index)
+            self._events.append(self._receive())
+
+    def open(self, url: str, width: int, height: int):
+        """Open `url` in a new tab of `width` x `height` pixels and return once its load event has fired."""
+        target = self.call("Target.createTarget", url="about:blank")["targetId"]
+        self.session = self.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
+        self.call("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=1, mobile=False)
+        self.call("Page.enable")
+        self.call("Page.navigate", url=url)
+        self.wait_for("Page.loadEventFired")
+
+    def evaluate(self, expression: str):
+        """The value of `expression` in the page; a promise is waited for."""
+        result = self.call("Runtime.evaluate", expression=expression, awaitPromise=True, returnByValue=True)
+        assert "exceptionDetails" not in result, result["exceptionDetails"]
+        return result["result"]["value"]
+
+    def _receive(self) -> dict:
+        while b"\0" not in self._buffer:
+            ready, _, _ = select.select([self._from_browser], [], [], max(0.0, self.deadline - time.monotonic()))
+            assert ready, "Chromium did not answer in time"
+            chunk = os.read(self._from_browser, 1 << 16)
+            assert chunk, "Chromium closed its end of the pipe"
+            self._buffer += chunk
+        message, _, self._buffer = self._buffer.partition(b"\0")
+        return json.loads(message)
+
+
+# Run in the page once its fonts are ready (document.fonts.ready: the embedded font parsed and laid out): the
+# page's and each table box's widths, where every internal link leads, the embedded face's state, and the text
+# of each element of CHINESE_SELECTOR that holds only text ("" for the others), in order.
+CHINESE_SELECTOR = "h1, td, th, svg text, figcaption, .note"
+MEASURE = """document.fonts.ready.then(() => ({
+  pageWidth: document.documentElement.scrollWidth,
+  tooWide: [...document.querySelectorAll(".scroll")].filter(box => box.scrollWidth > box.clientWidth).map(box => box.outerHTML.slice(0, 300)),
+  links: [...document.querySelectorAll('a[href^="#"]')].map(link => {
+    const target = document.getElementById(link.getAttribute("href").slice(1));
+    return [link.getAttribute("href"), target ? target.tagName.toLowerCase() : null, link.textContent.trim(),
+            target ? (target.querySelector("h2") || target).textContent.trim() : null];
+  }),
+  faces: [...document.fonts].map(face => [face.family, face.status]),
+  texts: [...document.querySelectorAll(SELECTOR)].map(element => element.children.length ? "" : element.textContent),
+}))""".replace("SELECTOR", json.dumps(CHINESE_SELECTOR))
+
+
+def chinese_count(text: str) -> int:
+    return sum(1 for character in text if ord(character) > 0x2E7F and unicodedata.east_asian_width(character) in "WF")
+
+
+def test_report_in_chromium_draws_its_chinese_with_its_own_font_links_resolve_and_nothing_is_wider_than_1280_px(
+        erren_run, tmp_path, mjsim):
+    if find_chromium() is None:
+        pytest.skip("no Chromium: install Debian's chromium package (apt-get install chromium) to run the report's browser test")
+    directory = copy_of(erren_run, tmp_path)
+    # the widest tables: economics on a stake x fee grid, the solved fees
+    assert mjsim("economics", str(directory), "--stake", "10", "--stake", "20", "--fee", "0", "--fee", "5",
+                 "--horizon", "100", "--players", "50")[0] == 0
+    assert mjsim("economics", str(directory), "--solve", "fee", "--target", "median_deals_to_ruin>=20",
+                 "--horizon", "100", "--players", "50", "--replicates", "3")[0] == 0
+    report = write_report(directory)
+    browser = DevTools(tmp_path / "profile")
+    try:
+        browser.open(report.as_uri(), 1280, 900)
+        page = browser.evaluate(MEASURE)
+        assert page["pageWidth"] <= 1280 and page["tooWide"] == [], page["tooWide"]
+        assert ["mjsim CJK", "loaded"] in page["faces"]
+        sections = {href for href, tag, _, _ in page["links"] if tag == "section"}
+        assert {"#configuration", "#fans", "#money", "#economics"} <= sections
+        for href, tag, link_text, heading in page["links"]:  # each link leads to the heading it names
+            assert tag in ("section", "h3") and link_text == heading, (href, tag, link_text, heading)
+        # Which font drew each Chinese text: the embedded face (a web font, "custom") drew every Chinese glyph,
+        # whatever CJK fonts the system has; a missing glyph would be drawn by a system font, or none.
+        browser.call("DOM.enable")
+        browser.call("CSS.enable")
+        root = browser.call("DOM.getDocument", depth=-1)["root"]["nodeId"]
+        nodes = browser.call("DOM.querySelectorAll", nodeId=root, selector=CHINESE_SELECTOR)["nodeIds"]
+        assert len(nodes) == len(page["texts"])
+        checked = []
+        for node, text in zip(nodes, page["texts"]):
+            if chinese_count(text):
+                fonts = browser.call("CSS.getPlatformFontsForNode", nodeId=node)["fonts"]
+                embedded = sum(font["glyphCount"] for font in fonts if font["isCustomFont"])
+                assert embedded == chinese_count(text), (text, fonts)
+                assert {font["familyName"] for font in fonts if font["isCustomFont"]} == {"Noto Sans CJK SC"}
+                checked.append(text)
+    finally:
+        browser.close()
+    fans = pd.read_parquet(directory / "fan_frequency.parquet").sort_values("per_win", ascending=False)
+    top = fans.iloc[0]
+    assert f"{top['name']} ({top['value']:g})" in checked  # the most frequent fan's label in the chart
+    assert any("二人麻将" in text for text in checked) and any("初级场" in text for text in checked)
