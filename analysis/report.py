@@ -18,6 +18,7 @@ figures in the rooms' own currency.
 import datetime
 import math
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -98,7 +99,7 @@ def write_report(directory: Path, comparison=None) -> Path:
         except ReportError:
             raise
         except (KeyError, AttributeError, IndexError, TypeError, ValueError) as error:
-            files = ", ".join(f"{name}.parquet" for name in names if name in tables) or "run.json"
+            files = ", ".join(f"{name}.parquet" for name in names if name in tables or "/" in name) or "run.json"
             raise ReportError(f"{directory}: {files} not as mjsim run writes it ({type(error).__name__}: "
                               f"{str(error)[:200]}); mjsim analyze {directory} writes the run's tables again") from None
 
@@ -120,11 +121,11 @@ def write_report(directory: Path, comparison=None) -> Path:
     if "seats" in frames:
         rooms = configs["seats"].get("rooms", [])
         sections.append(section(("seats",), lambda: _seats_section(frames["seats"], {room["name"]: room["stake"] for room in rooms}, currency)))
-    if "economics" in frames or "fee_solution" in frames:
-        sections.append(section(("economics", "fee_solution"), _economics_section, frames.get("economics"),
-                                frames.get("fee_solution"), tables, currency))
-    if "economics_by_player" in frames:
-        sections.append(section(("economics_by_player",), _players_section, frames["economics_by_player"], currency))
+    scenarios = section(ECONOMICS_FILES, economics_scenarios, directory, frames, tables)
+    if scenarios:
+        sections.append(section(ECONOMICS_FILES, _economics_section, scenarios, currency))
+    if any(scenario.by_player is not None for scenario in scenarios):
+        sections.append(section(ECONOMICS_FILES, _players_section, scenarios, currency))
     if "calibration" in frames:
         sections.append(section(("calibration",), _calibration_section, frames["calibration"]))
     if comparison is not None:
@@ -562,81 +563,196 @@ def _seats_section(seats: pd.DataFrame, stakes: dict, currency: str) -> str:
     return _section("seats", "Seats, dealer and non-dealer", body)
 
 
-def _economics_section(economics: pd.DataFrame | None, fees: pd.DataFrame | None, tables: dict, currency: str) -> str:
+ECONOMICS_FILES = ("economics", "fee_solution", "economics_by_player", "economics/*")
+LEGACY_ECONOMICS = {"economics": "rooms", "fee_solution": "fee_solution", "economics_by_player": "by_player"}
+
+
+@dataclass
+class EconomicsScenario:
+    """One scenario of `mjsim economics`: its rooms table or fee solution, its settings, and its per-player table."""
+
+    name: str
+    kind: str  # "rooms" or "fee_solution"
+    table: pd.DataFrame
+    settings: dict
+    by_player: pd.DataFrame | None = None
+
+
+def economics_scenarios(directory: Path, frames: dict, tables: dict) -> list[EconomicsScenario]:
+    """The run's economics scenarios: each of economics/<scenario>.parquet (with <scenario>.by-player.parquet),
+    by name; then the single economics.parquet, fee_solution.parquet and economics_by_player.parquet that an
+    older mjsim wrote beside the records, as scenarios of their own."""
+    found: dict[str, EconomicsScenario] = {}
+    players: dict[str, pd.DataFrame] = {}
+    for path in sorted((Path(directory) / "economics").glob("*.parquet")):
+        settings = read_metadata(path).get("config", {})
+        name, kind = settings.get("economics_scenario", path.stem), settings.get("economics_table")
+        if kind == "by_player":
+            players[name] = _read_table(path)
+        elif kind in ("rooms", "fee_solution"):
+            found[name] = EconomicsScenario(name, kind, _read_table(path), settings)
+    for stem, kind in LEGACY_ECONOMICS.items():
+        if stem not in frames:
+            continue
+        settings = read_metadata(tables[stem]).get("config", {})
+        frame = _with_purse(frames[stem])
+        name = f"{stem}.parquet (an older mjsim's)"
+        if kind == "by_player":
+            players[f"economics.parquet (an older mjsim's)"] = frame
+        else:
+            found[name] = EconomicsScenario(name, kind, frame, settings)
+    for name, frame in players.items():
+        if name in found:
+            found[name].by_player = _with_purse(frame)
+        else:
+            found[name] = EconomicsScenario(name, "players only", pd.DataFrame(), {}, _with_purse(frame))
+    return list(found.values())
+
+
+def _with_purse(frame: pd.DataFrame) -> pd.DataFrame:
+    """An older table's purse (it entered at start_beans) and the intervals it did not have, as NaN."""
+    frame = frame.copy()
+    if "purse_stakes" not in frame and "start_beans" in frame:
+        frame["purse_stakes"] = frame["start_beans"] / frame["stake"]
+    for column in ("house_share_low", "house_share_high", "median_low", "median_high", "mean_deals_low",
+                   "mean_deals_high", "house_take_low", "house_take_high", "drift_low", "drift_high"):
+        if column not in frame:
+            frame[column] = math.nan
+    return frame
+
+
+def _figure_with_interval(value: float, low: float, high: float, format_value=None) -> str:
+    form = format_value or _number
+    return form(value) if not (math.isfinite(low) and math.isfinite(high)) else f"{form(value)} [{form(low)}, {form(high)}]"
+
+
+def _purses_text(frame: pd.DataFrame) -> str:
+    purses = [f"{purse:,.0f}" for purse in dict.fromkeys(frame["purse_stakes"])]
+    listed = ", ".join(purses[:-1]) + (" or " if len(purses) > 1 else "") + purses[-1]
+    return f"Each simulated player enters with {listed} stakes (the purse)."
+
+
+def _economics_section(scenarios: list[EconomicsScenario], currency: str) -> str:
     body = ""
-    if economics is not None:
-        settings = read_metadata(tables["economics"])["config"]
-        horizon = int(economics["horizon"].iloc[0])
-        body += f'<h3>House take and risk of ruin</h3>\n<p class="note">{_resampling_text(settings)}</p>\n'
-        body += _figure(charts.bar_chart(
-            economics["room"], economics["house_share_of_moved"], value_texts=[share(value) for value in economics["house_share_of_moved"]],
-            axis_label="house take, share of all money moved", percent=True),
-            "The house's share of all money moved (fees over fees plus what the players paid each other), per room.")
-        tips = [f"{row.room}: ruined within {horizon:,} deals {share(row.ruin_probability)} [{share(row.ruin_low)}, "
-                f"{share(row.ruin_high)}], entering with {row.start_beans:,} {currency}" for row in economics.itertuples()]
-        body += _figure(charts.bar_chart(
-            economics["room"], economics["ruin_probability"], economics["ruin_low"], economics["ruin_high"],
-            value_texts=[share(value) for value in economics["ruin_probability"]], tooltips=tips,
-            axis_label=f"ruined within {horizon:,} deals", percent=True),
-            f"Probability that a player entering the room is ruined within {horizon:,} deals; whiskers: 95% Wilson interval.")
-        medians = economics["median_deals_to_ruin"]
-        body += _figure(charts.bar_chart(
-            economics["room"], np.minimum(medians, horizon),
-            value_texts=[f"over {horizon:,}" if not math.isfinite(value) else _number(value) for value in medians],
-            axis_label="median deals to ruin"),
-            f"Median number of deals until ruin; a bar at {horizon:,} marks a room where most players outlast the horizon.")
-        if economics.groupby("stake")["fee"].nunique().max() > 1:
-            series = [{"name": f"stake {stake:,}", "x": list(group["fee"]), "y": list(group["ruin_probability"]),
-                       "low": list(group["ruin_low"]), "high": list(group["ruin_high"]),
-                       "tips": [f"stake {stake:,}, fee {row.fee:,}: ruin {share(row.ruin_probability)} [{share(row.ruin_low)}, "
-                                f"{share(row.ruin_high)}]" for row in group.itertuples()]}
-                      for stake, group in economics.sort_values("fee").groupby("stake")]
-            body += _figure(charts.line_chart(series, x_label=f"table fee, {currency} per player and deal",
-                                              y_label=f"ruined within {horizon:,} deals", y_range=(0.0, 1.0), y_percent=True),
-                            "Risk of ruin against the table fee, one line per stake; whiskers: 95% Wilson interval.")
-        body += _table(["room", "stake", "fee", "enters with", "house share", "ruin", "median deals to ruin", "mean deals played",
-                        "house take per bankroll"],
-                       [[row.room, _number(row.stake), _number(row.fee), _number(row.start_beans), share(row.house_share_of_moved),
-                         f"{share(row.ruin_probability)} [{share(row.ruin_low)}, {share(row.ruin_high)}]",
-                         _number(row.median_deals_to_ruin), _number(row.mean_deals_played), _number(row.house_take_per_bankroll)]
-                        for row in economics.itertuples()])
-    if fees is not None:
-        body += _fees_part(fees, read_metadata(tables["fee_solution"])["config"], currency)
+    for scenario in scenarios:
+        if scenario.kind == "rooms":
+            body += _rooms_part(scenario, currency)
+        elif scenario.kind == "fee_solution":
+            body += _fees_part(scenario, currency)
     return _section("economics", "Room economics", body)
 
 
+def _by_room_and_purse(frame: pd.DataFrame, column: str):
+    rooms, purses = list(dict.fromkeys(frame["room"])), list(dict.fromkeys(frame["purse_stakes"]))
+    indexed = frame.set_index(["room", "purse_stakes"])
+    return rooms, purses, [[indexed.loc[(room, purse), column] for room in rooms] for purse in purses]
+
+
+def _rooms_part(scenario: EconomicsScenario, currency: str) -> str:
+    economics = scenario.table
+    horizon = int(economics["horizon"].iloc[0])
+    first = economics.drop_duplicates("room")
+    body = (f"<h3>Scenario {escape(scenario.name)}: house take and risk of ruin</h3>\n"
+            f'<p class="note">{escape(_purses_text(economics))} {escape(_resampling_text(scenario.settings))}</p>\n')
+    body += _figure(charts.bar_chart(
+        first["room"], first["house_share_of_moved"], first["house_share_low"], first["house_share_high"],
+        value_texts=[share(value) for value in first["house_share_of_moved"]],
+        axis_label="house take, share of all money moved", percent=True),
+        "The house's share of all money moved (fees over fees plus what the players paid each other), per room.")
+    rooms, purses, values = _by_room_and_purse(economics, "ruin_probability")
+    _, _, lows = _by_room_and_purse(economics, "ruin_low")
+    _, _, highs = _by_room_and_purse(economics, "ruin_high")
+    names = [f"purse {purse:,.0f} stakes" for purse in purses]
+    body += _figure(charts.grouped_bar_chart(
+        rooms, names, values, lows, highs, value_texts=[[share(value) for value in row] for row in values],
+        axis_label=f"ruined within {horizon:,} deals", percent=True),
+        f"Probability that a player entering the room with each purse is ruined within {horizon:,} deals; whiskers: "
+        "95% Wilson interval.")
+    _, _, medians = _by_room_and_purse(economics, "median_deals_to_ruin")
+    body += _figure(charts.grouped_bar_chart(
+        rooms, names, [[min(value, horizon) for value in row] for row in medians],
+        value_texts=[[f"over {horizon:,}" if not math.isfinite(value) else _number(value) for value in row] for row in medians],
+        axis_label="median deals to ruin"),
+        f"Median number of deals until ruin, per purse; a bar at {horizon:,} marks a room where most players outlast "
+        "the horizon.")
+    if economics.groupby(["stake", "purse_stakes"])["fee"].nunique().max() > 1:
+        series = [{"name": f"stake {stake:,}, purse {purse:,.0f}", "x": list(group["fee"]), "y": list(group["ruin_probability"]),
+                   "low": list(group["ruin_low"]), "high": list(group["ruin_high"]),
+                   "tips": [f"stake {stake:,}, purse {purse:,.0f} stakes, fee {row.fee:,}: ruin {share(row.ruin_probability)} "
+                            f"[{share(row.ruin_low)}, {share(row.ruin_high)}]" for row in group.itertuples()]}
+                  for (stake, purse), group in economics.sort_values("fee").groupby(["stake", "purse_stakes"])]
+        body += _figure(charts.line_chart(series, x_label=f"table fee, {currency} per player and deal",
+                                          y_label=f"ruined within {horizon:,} deals", y_range=(0.0, 1.0), y_percent=True),
+                        "Risk of ruin against the table fee, one line per stake and purse; whiskers: 95% Wilson interval.")
+    body += _table(["room", "stake", "fee", "purse (stakes)", "enters with", "house share", "ruin", "median deals to ruin",
+                    "mean deals played", "house take per bankroll"],
+                   [[row.room, _number(row.stake), _number(row.fee), _number(row.purse_stakes), _number(row.start_beans),
+                     _figure_with_interval(row.house_share_of_moved, row.house_share_low, row.house_share_high, share),
+                     f"{share(row.ruin_probability)} [{share(row.ruin_low)}, {share(row.ruin_high)}]",
+                     _figure_with_interval(row.median_deals_to_ruin, row.median_low, row.median_high),
+                     _figure_with_interval(row.mean_deals_played, row.mean_deals_low, row.mean_deals_high),
+                     _figure_with_interval(row.house_take_per_bankroll, row.house_take_low, row.house_take_high)]
+                    for row in economics.itertuples()])
+    return body
+
+
 def _resampling_text(settings: dict) -> str:
-    return (f"Ruin by block resampling of the run: {settings.get('players_simulated', '?'):,} simulated players per room, "
-            f"blocks of {settings.get('block', '?')} deals, horizon {settings.get('horizon', '?'):,} deals, "
+    return (f"Ruin by block resampling of the run: {settings.get('players_simulated', '?'):,} simulated players per room "
+            f"and purse, blocks of {settings.get('block', '?')} deals, horizon {settings.get('horizon', '?'):,} deals, "
             f"resampling seed {settings.get('resampling_seed', '?')}.") if isinstance(settings.get("players_simulated"), int) else ""
 
 
-def _fees_part(fees: pd.DataFrame, settings: dict, currency: str) -> str:
+def _fees_part(scenario: EconomicsScenario, currency: str) -> str:
+    fees, settings = scenario.table, scenario.settings
     unit = _stakes_unit(fees, currency)
     targets = ", ".join(dict.fromkeys(fees["target"]))
     texts = ["not met even without a fee" if not math.isfinite(row.fee) else
              f"{row.fee:,.0f} [{row.fee_low:,.0f}, {row.fee_high:,.0f}]" for row in fees.itertuples()]
-    tips = [f"{row.room} (stake {row.stake:,}, entering with {row.start_beans:,}): {text} {currency}; "
-            f"{row.replicates_not_met} replicates not met" for row, text in zip(fees.itertuples(), texts)]
-    chart = charts.bar_chart(fees["room"], fees["fee"] / fees["stake"], fees["fee_low"] / fees["stake"], fees["fee_high"] / fees["stake"],
-                             value_texts=texts, tooltips=tips, axis_label=f"largest fee meeting the target, {unit}")
-    caption = (f"Each room's largest whole fee (per player and deal) meeting the target {targets}, in {unit}; the text gives it "
-               f"in {currency} with its interval: 2.5% and 97.5% of {settings.get('replicates', '?')} block bootstraps of the run.")
+    rooms, purses, _ = _by_room_and_purse(fees, "fee")
+    indexed = fees.assign(text=texts).set_index(["room", "purse_stakes"])
+
+    def grid(function):
+        return [[function(indexed.loc[(room, purse)]) for room in rooms] for purse in purses]
+
+    chart = charts.grouped_bar_chart(
+        rooms, [f"purse {purse:,.0f} stakes" for purse in purses], grid(lambda row: row["fee"] / row["stake"]),
+        grid(lambda row: row["fee_low"] / row["stake"]), grid(lambda row: row["fee_high"] / row["stake"]),
+        value_texts=grid(lambda row: row["text"]),
+        tooltips=grid(lambda row: f"{row.name[0]} (stake {row['stake']:,}, entering with {row['start_beans']:,}): "
+                                  f"{row['text']} {currency}; {row['replicates_not_met']} replicates not met"),
+        axis_label=f"largest fee meeting the target, {unit}")
+    caption = (f"Each room's largest whole fee (per player and deal) meeting the target {targets} for each purse, in {unit}; "
+               f"the text gives it in {currency} with its interval: 2.5% and 97.5% of {settings.get('replicates', '?')} "
+               "block bootstraps of the run.")
+
     def at_the_fee(row, name):  # the room's figures at its solved fee; absent where no fee met the target
         value = getattr(row, name, math.nan)
         return share(value) if name != "median_deals_to_ruin" else _number(value)
 
-    rows = [[row.room, _number(row.stake), _number(row.start_beans), text, _number(row.replicates_not_met)]
+    rows = [[row.room, _number(row.stake), _number(row.purse_stakes), _number(row.start_beans), text,
+             _number(row.replicates_not_met)]
             + [at_the_fee(row, name) for name in ("ruin_probability", "median_deals_to_ruin", "house_share_of_moved")]
             for row, text in zip(fees.itertuples(), texts)]
-    table = _table(["room", "stake", "enters with", f"fee ({currency})", "replicates not met", "ruin at that fee",
-                    "median deals to ruin", "house share"], rows)
-    return f"<h3>Largest fee meeting {escape(targets)}</h3>\n" + _figure(chart, caption) + table
+    table = _table(["room", "stake", "purse (stakes)", "enters with", f"fee ({currency})", "replicates not met",
+                    "ruin at that fee", "median deals to ruin", "house share"], rows)
+    return (f"<h3>Scenario {escape(scenario.name)}: largest fee meeting {escape(targets)}</h3>\n"
+            f'<p class="note">{escape(_purses_text(fees))} {escape(_resampling_text(settings))}</p>\n'
+            + _figure(chart, caption) + table)
 
 
-def _players_section(frame: pd.DataFrame, currency: str) -> str:
+def _players_section(scenarios: list[EconomicsScenario], currency: str) -> str:
+    body = ""
+    for scenario in scenarios:
+        if scenario.by_player is not None:
+            body += _players_part(scenario.name, scenario.by_player, currency)
+    return _section("players", "Economics per player", body)
+
+
+def _players_part(scenario: str, frame: pd.DataFrame, currency: str) -> str:
     names = short_player_names(list(dict.fromkeys(frame["player"])))
     rooms, players = list(dict.fromkeys(frame["room"])), list(names)
+    purse = frame["purse_stakes"].iloc[0]
+    frame = frame[frame["purse_stakes"] == purse]  # the drift is the same at every purse; ruin shown at the first
     indexed = frame.set_index(["room", "player"])
     unit = _stakes_unit(frame, currency)
 
@@ -656,10 +772,11 @@ def _players_section(frame: pd.DataFrame, currency: str) -> str:
                                   f"{_number(row['median_deals_to_ruin'])}"),
         axis_label=f"ruined within {int(frame['horizon'].iloc[0]):,} deals", percent=True)
     legend = _table(["player", "as seated"], [[names[player], player] for player in players], "facts")
-    body = (_figure(drift, f"Each player's mean change per deal (drift) in each room, in {unit}.")
-            + _figure(ruin, "Probability that a bankroll always playing as the player is ruined; whiskers: 95% Wilson interval.")
+    return (f"<h3>Scenario {escape(scenario)}</h3>\n"
+            + _figure(drift, f"Each player's mean change per deal (drift) in each room, in {unit}.")
+            + _figure(ruin, f"Probability that a bankroll of {purse:,.0f} stakes always playing as the player is ruined; "
+                            "whiskers: 95% Wilson interval.")
             + legend)
-    return _section("players", "Economics per player", body)
 
 
 def _calibration_section(frame: pd.DataFrame) -> str:

@@ -420,59 +420,108 @@ def compare(
 @app.command()
 def economics(
     run_dir: Annotated[Path, typer.Argument(help="A run directory written by mjsim run.")],
-    rooms: Annotated[Path | None, typer.Option(help=f"A rooms file, or `app` for seed 004's real rooms (二人); default the family's ({ROOMS_FILES}).")] = None,
+    rooms: Annotated[str | None, typer.Option(help=f"A rooms file, or `app` for seed 004's real rooms (二人); default the family's ({ROOMS_FILES}).")] = None,
     stake: Annotated[list[int] | None, typer.Option(help="Study a grid instead: stakes (repeat the option).")] = None,
     fee: Annotated[list[int] | None, typer.Option(help="With --stake: table fees (repeat the option); without: one fee charged in every room of the rooms file.")] = None,
-    solve: Annotated[str | None, typer.Option(help="`fee`: find each room's largest fee that meets --target.")] = None,
+    solve: Annotated[str | None, typer.Option(help="`fee`: find each room's largest fee that meets --target, for each purse.")] = None,
     target: Annotated[str | None, typer.Option(help="With --solve fee: median_deals_to_ruin>=N, mean_deals_played>=N, ruin_probability<=p or house_share<=x.")] = None,
     replicates: Annotated[int, typer.Option(help="With --solve: bootstrap replicates of the run for the fee's interval.")] = 40,
-    bankroll: Annotated[int | None, typer.Option(help="The simulated players enter with this many stakes (default: the room's minimum entry, or 100 stakes).")] = None,
+    bankroll: Annotated[list[int] | None, typer.Option(help="The purse: stakes a simulated player enters with (repeat for several; default 100, 300, 1,000 and 3,000).")] = None,
     horizon: Annotated[int, typer.Option(help="Deals a simulated player plays at most.")] = 2000,
-    players: Annotated[int, typer.Option(help="Simulated players per room.")] = 2000,
-    block: Annotated[int, typer.Option(help="Consecutive deals per resampled block.")] = 50,
-    seed: Annotated[int, typer.Option(help="Seed of the resampling.")] = 0,
+    players: Annotated[int, typer.Option(help="Simulated players per room and purse.")] = 2000,
+    block: Annotated[int, typer.Option(help="Consecutive deals per resampled block, and per batch of the drift's interval.")] = 50,
+    seed: Annotated[int, typer.Option(help="Seed of the simulated players (the same players in every room and purse).")] = 0,
+    name: Annotated[str | None, typer.Option(help="The scenario's name: its files are RUN_DIR/economics/NAME.* (default: one derived from the options).")] = None,
     plot: Annotated[bool, typer.Option("--plot", help="Also write PNG charts (needs matplotlib: pip install 'mjsim[plot]').")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the tables as one JSON object instead of text.")] = False,
+    csv: Annotated[Path | None, typer.Option(help="Also write the table as CSV here (a per-player table beside it as <stem>.by-player.csv).")] = None,
 ):
-    """House take, wins that lose money, drift, volatility, risk of ruin and how long a bankroll lasts per room (or stake x fee grid); or, with --solve fee, each room's largest fee that meets a target."""
-    from analysis.fee_solver import TargetError
-    from sim.commands.economics import check_options, economics_of_run, room_tables, solve_fees
+    """House take, wins that lose money, drift, volatility, risk of ruin and how long a bankroll lasts per room (or stake x fee grid) and purse; or, with --solve fee, each room's largest fee that meets a target."""
+    from sim.commands import economics_text as text
+    from sim.commands.economics import (
+        Study,
+        check_options,
+        economics_of_run,
+        fee_curves,
+        progress_total,
+        room_tables,
+        scenario_name,
+        scenario_path,
+        solve_fees,
+    )
+    from sim.core.progress import progress_bar
 
-    check_options(rooms, stake, fee, solve, target, replicates, bankroll, horizon, players, block, seed)
-    study = economics_of_run(run_dir, rooms, stake, fee)
-    if solve is not None:
-        try:
-            table, path, parsed = solve_fees(study, target, horizon, players, block, seed, replicates, bankroll)
-        except TargetError as error:
-            raise UserError(str(error)) from None
-        typer.echo(f"the largest whole fee (beans a deal, each player) meeting {parsed} in each room; interval: 2.5% and "
-                   f"97.5% of {replicates} block bootstraps of the run; NaN: not met even without a fee")
-        _echo_table(table)
-        typer.echo(f"wrote {path}")
-        return
-    tables = room_tables(study, horizon, players, block, seed, bankroll)
-    for name, (table, path) in tables.items():
-        if name == "by_player":
-            typer.echo("per player: a bankroll that always plays as that player (blocks from its seats only)")
-            short = {text: text.split(":")[0] for text in study.config.players}
-            if len(set(short.values())) == len(short):
-                table = table.assign(player=table["player"].map(short))
-        _echo_table(table)
-        typer.echo(f"wrote {path}")
-    if plot:
-        from analysis.plots import plot_economics
+    study = Study(rooms, tuple(stake) if stake else None, tuple(fee) if fee else None,
+                  tuple(bankroll) if bankroll else None, horizon, players, block, seed, target, replicates)
+    check_options(study, solve, name)
+    if plot:  # matplotlib missing: one error line before any work
+        from analysis.plots import check_plotting
 
         try:
-            paths = plot_economics(study.records, study.rooms, tables["rooms"][0], run_dir, study.money)
+            check_plotting()
         except RuntimeError as error:
             raise UserError(str(error)) from None
-        typer.echo("wrote " + ", ".join(str(path) for path in paths))
+    scenario = name or scenario_name(study)
+    run = economics_of_run(run_dir, study)
+    currency = run.currency
+    with progress_bar(f"economics {scenario}", progress_total(run, study)) as advance:
+        if solve is not None:
+            solution, path = solve_fees(run, study, scenario, progress=advance)
+            tables = {"fee_solution": (solution, path)}
+        else:
+            tables = room_tables(run, study, scenario, progress=advance)
+    written = [path for _, path in tables.values()]
+    main_name = next(iter(tables))
+    if csv is not None:
+        config = run.metadata(study, scenario, main_name)
+        written.append(text.write_csv(tables[main_name][0], csv, config))
+        if "by_player" in tables:
+            written.append(text.write_csv(tables["by_player"][0], csv.with_name(f"{csv.stem}.by-player.csv"),
+                                          run.metadata(study, scenario, "by_player")))
+    if plot:
+        from analysis.plots import plot_beans, plot_fee_curves
+
+        largest = {}
+        if solve is not None:  # the charts reach twice each room's largest solved fee
+            largest = tables["fee_solution"][0].groupby("room")["fee"].max().to_dict()
+        curves = fee_curves(run, study, largest)
+        written += plot_fee_curves(curves, parsed_target(target), scenario_path(run_dir, scenario, ""), run.currency)
+        written.append(plot_beans(run.records, run.rooms, scenario_path(run_dir, scenario, ".beans.png"), run.money))
+    if as_json:
+        typer.echo(text.as_json(scenario, study.settings(), {key: table for key, (table, _) in tables.items()}, written))
+        return
+    typer.echo(f"scenario {scenario} of {run_dir}")
+    typer.echo(text.purse_line(study.chosen_purses, horizon, players, block, seed, currency))
+    if solve is not None:
+        typer.echo(f"the largest whole fee (beans a deal, each player) meeting {parsed_target(target)} in each room and purse, "
+                   f"and the room at that fee")
+        typer.echo(text.solution_text(tables["fee_solution"][0], horizon))
+        typer.echo(text.legend(["purse", "house share", "ruined", "median deals to ruin", "mean deals played",
+                                "house take per bankroll"], text.SOLVER_LEGEND))
+    else:
+        typer.echo(text.rooms_text(tables["rooms"][0], currency))
+        if "by_player" in tables:
+            typer.echo("\nper player: a bankroll that always plays as that player (blocks from its seats only)")
+            table = tables["by_player"][0]
+            short = {player: player.split(":")[0] for player in run.config.players}
+            if len(set(short.values())) == len(short):
+                table = table.assign(player=table["player"].map(short))
+            typer.echo(text.players_text(table, currency))
+        typer.echo(text.legend(["beans moved", "house share", "wins losing money", "drift", "volatility", "purse", "ruined",
+                                "median deals to ruin", "mean deals played", "house take per bankroll"]))
+    typer.echo("wrote " + ", ".join(str(path) for path in written))
 
 
-def _echo_table(table) -> None:
-    import pandas as pd
+def parsed_target(target: str | None):
+    """The solver's target (one `error:` line if it does not parse); None without one."""
+    from analysis.fee_solver import TargetError, parse_target
 
-    with pd.option_context("display.width", 200, "display.max_columns", 30):
-        typer.echo(table.to_string(index=False, float_format=lambda value: f"{value:.4g}"))
+    if target is None:
+        return None
+    try:
+        return parse_target(target)
+    except TargetError as error:
+        raise UserError(str(error)) from None
 
 
 @app.command()
@@ -529,11 +578,12 @@ def duel(
     rooms: Annotated[Path | None, typer.Option(help=f"A rooms file; default the family's ({ROOMS_FILES}).")] = None,
     seats: Annotated[int | None, typer.Option(help="Seats at the table where the ruleset allows several counts (sanren-liangfang: 2 or 3).")] = None,
     lineup: Annotated[str, typer.Option(help="At three or four seats: 'alternate' (A, B, A, B) or 'one' (A alone against B in every other seat).")] = "alternate",
+    out: Annotated[Path | None, typer.Option(help="Also write each wall's results here as Parquet (refused if the file is there and is not a duel table).")] = None,
 ):
     """Two players on duplicate deals: win rates, mean beans (or money) per deal, and whether the difference is significant."""
     from sim.commands.duels import duel_text
 
-    typer.echo(duel_text(ruleset, first, second, deals, seed, room, rooms, seats, lineup), nl=False)
+    typer.echo(duel_text(ruleset, first, second, deals, seed, room, rooms, seats, lineup, out), nl=False)
 
 
 @app.command()

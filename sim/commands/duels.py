@@ -6,7 +6,7 @@ from pathlib import Path
 
 from analysis.leagues import league_matrix
 from sim.commands.options import UserError, within
-from sim.core.result_files import write_table
+from sim.core.result_files import output_target, read_metadata, write_table
 from sim.core.rooms import load_rooms
 from sim.core.ruleset import load_ruleset
 from sim.core.size_limits import LARGEST_DUEL, LARGEST_SEED, check_memory
@@ -32,9 +32,26 @@ def _ruleset(ruleset_text: str, deals: int, seed: int, what: str):
     return load_ruleset(ruleset_text)
 
 
+def check_duel_output(out: Path) -> None:
+    """`mjsim duel --out`: a new file, or a duel table written before (replaced); anything else is refused, so
+    that a duel never writes over a run's table, a league's or a file that is not mjsim's."""
+    path = output_target(out)
+    if not path.exists():
+        return
+    try:
+        command = read_metadata(path).get("config", {}).get("command")
+    except Exception:  # noqa: BLE001  (not Parquet, damaged, or of another shape: not a duel table)
+        command = None
+    if command != "duel":
+        raise UserError(f"--out {out} exists and is not a duel table written by mjsim duel --out; give another path")
+
+
 def duel_text(ruleset_text: str, first: str, second: str, deals: int, seed: int, room: str | None,
-              rooms: Path | None, seats: int | None, lineup: str) -> str:
-    """Two players on `deals` duplicate walls: what `mjsim duel` prints."""
+              rooms: Path | None, seats: int | None, lineup: str, out: Path | None = None) -> str:
+    """Two players on `deals` duplicate walls: what `mjsim duel` prints; with `out`, the per-wall results
+    written there as Parquet (``DuelResult.walls_table``) with the duel's configuration."""
+    if out is not None:
+        check_duel_output(out)
     ruleset = _ruleset(ruleset_text, deals, seed, f"a duel of {deals:,} walls")
     if seats is not None:
         runner.check_seats(ruleset, seats)
@@ -45,8 +62,14 @@ def duel_text(ruleset_text: str, first: str, second: str, deals: int, seed: int,
     result = duels.duel(ruleset, first, second, deals, seed, chosen, seats, lineup)
     seconds = time.perf_counter() - start
     played = deals * result.seats  # every wall once per seating
-    return (duels.format_duel(result, chosen, family_of(ruleset).currency_for(ruleset))
+    text = (duels.format_duel(result, chosen, family_of(ruleset).currency_for(ruleset))
             + f"{played:,} deals in {seconds:.1f} s ({played / max(seconds, 1e-9):,.0f} deals/s, compiling included)\n")
+    if out is not None:
+        config = {"command": "duel", "ruleset": ruleset_text, "players": [first, second], "player_names": list(result.names),
+                  "deals": deals, "seed": seed, "room": chosen.name, "stake": chosen.stake, "fee": chosen.fee,
+                  "seats": result.seats, "lineup": lineup, "ruleset_source": ruleset.source}
+        text += f"wrote {write_table(result.walls_table(), out, config)}\n"
+    return text
 
 
 def league_text(ruleset_text: str, players: list[str], deals: int, seed: int, room: str | None, rooms: Path | None,

@@ -36,3 +36,18 @@ def mean_and_quantiles(stem: str, values) -> list[tuple]:
         rows.append((f"{stem}_q{round(quantile * 100)}", float(np.quantile(values, quantile)) if found else np.nan,
                      np.nan, np.nan))
     return rows
+
+
+def batch_means_interval(values, batch: int, z: float = Z_95) -> tuple[float, float, float]:
+    """(mean, low, high) of `values`, a series whose neighbours may depend on each other (the deals of a
+    session share a dealer rotation): the standard error comes from the means of consecutive batches of
+    `batch` values, which are close to independent when a batch is longer than the dependence (the last,
+    shorter batch is left out of the error, not of the mean). NaN interval with fewer than two batches."""
+    values = np.asarray(values, dtype=np.float64)
+    mean = float(values.mean()) if len(values) else float("nan")
+    batches = len(values) // batch
+    if batches < 2:
+        return mean, float("nan"), float("nan")
+    means = values[: batches * batch].reshape(batches, batch).mean(axis=1)
+    half = z * float(means.std(ddof=1)) / np.sqrt(batches)
+    return mean, mean - half, mean + half

@@ -41,6 +41,8 @@ class DuelResult:
     z: float
     p_value: float
     lineup: str = "alternate"
+    seating_money: np.ndarray | None = None  # (seatings, 2, walls): each player's money per wall in each seating
+    seating_wins: np.ndarray | None = None  # (seatings, 2, walls): the seats each player won the wall from
 
     @property
     def significant(self) -> bool:
@@ -60,9 +62,22 @@ class DuelResult:
             }
         )
 
+    def walls_table(self) -> pd.DataFrame:
+        """One row per wall: each player's money (summed over its seats) and wins in each seating (seating r:
+        ``seating(seats, r, lineup)``), its money per seat over all seatings, and the first's less the second's,
+        whose mean, standard error and z are the printed difference's (``mjsim duel --out``)."""
+        columns = {"wall": np.arange(self.deals)}
+        for seating_index in range(self.seating_money.shape[0]):
+            for player, role in enumerate(("first", "second")):
+                columns[f"{role}_money_seating_{seating_index}"] = self.seating_money[seating_index, player]
+                columns[f"{role}_wins_seating_{seating_index}"] = self.seating_wins[seating_index, player]
+        per_seat = self.seating_money.sum(axis=0) / (self.seat_deals / self.deals)[:, None]
+        columns.update({"first_per_seat": per_seat[0], "second_per_seat": per_seat[1], "difference": per_seat[0] - per_seat[1]})
+        return pd.DataFrame(columns)
+
 
 CHUNK = 2_000  # deals per engine call: numba holds off Ctrl-C until a call returns (ev plays 400 to 3,000 a second)
-BYTES_PER_WALL = 48  # held for the whole duel: each player's money per wall (8 bytes each), and the figures from it
+BYTES_PER_WALL = 224  # held for the whole duel: each player's money and wins per wall in each of up to 4 seatings, and the figures from them
 
 
 def duel_memory(deals: int) -> int:
@@ -97,9 +112,9 @@ def duel(ruleset: Ruleset, first: str, second: str, deals: int, seed: int, room:
     seats = seats or ruleset.players[0]
     texts = (first, second)
     names = tuple(family.player_name(text) for text in texts)
-    # per_wall[h]: heuristic h's money summed over every seat it held in every rotation, per wall
-    per_wall = np.zeros((2, deals))
-    wins = np.zeros(2)
+    # seating_money[r, h]: heuristic h's money summed over the seats it held in rotation r, per wall
+    seating_money = np.zeros((seats, 2, deals))
+    seating_wins = np.zeros((seats, 2, deals), dtype=np.int8)
     slots = np.zeros(2)  # seats held per wall, over the rotations
     for rotation in range(seats):
         sitting = seating(seats, rotation, lineup)
@@ -109,13 +124,14 @@ def duel(ruleset: Ruleset, first: str, second: str, deals: int, seed: int, room:
                 changes = family.money.seat_changes(records, room)
                 won = family.money.seat_wins(records)
                 for seat, player in enumerate(sitting):
-                    per_wall[player, first:first + len(records)] += changes[:, seat]
-                    wins[player] += won[:, seat].sum()
+                    seating_money[rotation, player, first:first + len(records)] += changes[:, seat]
+                    seating_wins[rotation, player, first:first + len(records)] += won[:, seat]
         finally:
             players.close()
         for player in sitting:
             slots[player] += 1
-    per_slot = per_wall / slots[:, None]
+    per_slot = seating_money.sum(axis=0) / slots[:, None]
+    wins = seating_wins.sum(axis=(0, 2), dtype=np.float64)
     seat_deals = slots * deals
     win_interval = np.column_stack(wilson_interval(wins, seat_deals))
     mean = per_slot.mean(axis=1)
@@ -128,7 +144,7 @@ def duel(ruleset: Ruleset, first: str, second: str, deals: int, seed: int, room:
     p_value = math.erfc(abs(z) / math.sqrt(2))
     return DuelResult(
         names, deals, seats, seat_deals.astype(int), wins / seat_deals, win_interval, mean, mean_interval, difference,
-        (difference - Z_95 * error, difference + Z_95 * error), z, p_value, lineup,
+        (difference - Z_95 * error, difference + Z_95 * error), z, p_value, lineup, seating_money, seating_wins,
     )
 
 

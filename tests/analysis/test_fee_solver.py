@@ -15,20 +15,22 @@ from analysis.fee_solver import (
     largest_fee,
     metric_value,
     parse_target,
-    resampled_paths,
     solve_fee,
 )
+from analysis.ruin import simulated_curves
 from sim.core.rooms import Room
 from sim.erren import money
 
 DRAWS = deal_records([(-1, 0, 0, 0, 0, 0, 0)] * 400)  # nobody wins: only the fee moves beans
 
 
-def _solve(records, room, target, replicates=8):
+def _solve(records, room, target, replicates=8, starts=None, progress=None):
+    """The solver on `room` for a purse of room.min_entry beans (or for each of `starts`: then all the answers)."""
     free = Room(room.name, room.stake, 0, room.min_entry, room.max_entry)
-    return solve_fee(money.seat_changes(records, free), money.units_moved(records) * float(room.stake),
-                     room.min_entry, parse_target(target), horizon=300, players=200, block=20, seed=3,
-                     replicates=replicates)
+    solved = solve_fee(money.seat_changes(records, free), money.units_moved(records) * float(room.stake),
+                       starts or [room.min_entry], parse_target(target), horizon=300, players=200, block=20, seed=3,
+                       replicates=replicates, progress=progress)
+    return solved if starts else solved[0]
 
 
 def test_a_bankroll_paying_only_the_fee_lasts_its_beans_divided_by_the_fee():
@@ -51,14 +53,14 @@ def test_the_house_share_is_the_fees_against_the_beans_won():
 def test_bisection_finds_the_fee_a_scan_of_every_fee_finds(target):
     changes = np.random.default_rng(5).normal(0, 40, size=(3000, 2)).round()
     changes[:, 1] = -changes[:, 0]
-    paths = resampled_paths(changes, 300, 200, 25, np.random.default_rng(8))
+    curves, = simulated_curves(changes, [500.0], 300, 200, 25, seed=8)
     parsed = parse_target(target)
     moved = float(np.abs(changes[:, 0]).sum())
 
     def meets(fee):
-        return parsed.met(metric_value(parsed.metric, fee, paths, 500.0, moved, 6000.0))
+        return parsed.met(metric_value(parsed.metric, fee, curves, moved, 6000.0))
 
-    found = largest_fee(parsed, paths, 500.0, moved, 6000.0)
+    found = largest_fee(parsed, curves, moved, 6000.0)
     assert 0 < found < 600 and found == largest_fee_by_scan(meets, 600)
 
 
@@ -81,10 +83,23 @@ def test_the_room_at_the_solved_fee_meets_its_target_on_the_same_resampling():
     records = deal_records([(int(rng.integers(0, 2)), 0, int(rng.integers(8, 40)), 0, 0, 0, 0) for _ in range(1500)])
     room = Room("r", 2, 0, 3000, 0)
     solved = _solve(records, room, "median_deals_to_ruin>=50")
-    at = room_economics(records, [Room("r", 2, int(solved["fee"]), 3000, 0)], 300, 200, 20, 3, money=money).iloc[0]
-    above = room_economics(records, [Room("r", 2, int(solved["fee"]) + 1, 3000, 0)], 300, 200, 20, 3, money=money).iloc[0]
+    at = room_economics(records, [Room("r", 2, int(solved["fee"]), 0, 0)], (1500,), 300, 200, 20, 3, money=money).iloc[0]
+    above = room_economics(records, [Room("r", 2, int(solved["fee"]) + 1, 0, 0)], (1500,), 300, 200, 20, 3, money=money).iloc[0]
     assert at["median_deals_to_ruin"] >= 50 > above["median_deals_to_ruin"]
     assert at["house_take_per_bankroll"] == pytest.approx(solved["fee"] * at["mean_deals_played"])
+
+
+def test_each_purse_gets_its_own_fee_and_a_bigger_purse_bears_a_bigger_fee():
+    """Draws only: a purse of B beans lasts ceil(B / f) deals, so the median reaches 11 while f <= ceil(B / 10) - 1."""
+    solved = _solve(DRAWS, Room("draws", 10, 0, 0, 0), "median_deals_to_ruin>=11", starts=[500, 1000, 3000])
+    assert [answer["fee"] for answer in solved] == [49.0, 99.0, 299.0]
+
+
+def test_progress_counts_every_purse_on_the_run_and_on_every_replicate():
+    told = []
+    _solve(DRAWS, Room("draws", 10, 0, 0, 0), "median_deals_to_ruin>=11", replicates=4, starts=[500, 1000, 3000],
+           progress=told.append)
+    assert sum(told) == 3 * (4 + 1)
 
 
 @pytest.mark.parametrize(("text", "message"), [

@@ -240,9 +240,9 @@ def test_report_with_economics_fee_solution_and_calibration_draws_their_charts(e
     parts = parts_of(page)
     # house share, ruin and median deals per room; ruin against the fee (a grid); the solved fees
     assert parts.charts["economics"] == 5 and parts.charts["players"] == 2 and parts.charts["calibration"] == 1
-    economics = pd.read_parquet(directory / "economics.parquet")
-    assert all(f"stake {stake}" in page for stake in economics["stake"].unique())
-    fees = pd.read_parquet(directory / "fee_solution.parquet")
+    economics = pd.read_parquet(directory / "economics" / "grid-stake10,20-fee0,5,20-horizon100-players50.parquet")
+    assert all(f"stake {stake}, purse 100" in page for stake in economics["stake"].unique())
+    fees = pd.read_parquet(directory / "economics" / "rooms-solve-median_deals_to_ruin-ge-20-horizon100-players50-replicates3.parquet")
     solved = fees.dropna(subset=["fee"]).iloc[0]
     assert f"{solved['fee']:,.0f} [{solved['fee_low']:,.0f}, {solved['fee_high']:,.0f}]" in page
     assert "median_deals_to_ruin&gt;=20" in page  # the target, escaped, in the caption

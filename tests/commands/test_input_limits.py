@@ -399,10 +399,10 @@ def eight_gb_machine(monkeypatch):
 
 @pytest.mark.parametrize("arguments, message", [
     (["economics", "{run}", "--players", "1000000", "--horizon", "1000", "--solve", "fee", "--target",
-      "median_deals_to_ruin>=500"], "--solve fee simulating 1,000,000 players over 1,000 deals would need about 30"),
+      "median_deals_to_ruin>=500"], "simulating 1,000,000 players over 1,000 deals with 4 purses would need about 30.3 GB"),
     (["economics", "{run}", "--players", "100000000", "--horizon", "10", "--block", "1"],
-     "simulating 100,000,000 players over 10 deals would need about 16"),
-    (["duel", "greedy", "random", "--deals", str(10**8)], "a duel of 100,000,000 walls would need about 4.48 GB"),
+     "simulating 100,000,000 players over 10 deals with 4 purses would need about 44.9 GB"),
+    (["duel", "greedy", "random", "--deals", str(10**8)], "a duel of 100,000,000 walls would need about 20.9 GB"),
     (["league", "greedy", "random", "--deals", str(10**8)], "a league of 100,000,000 walls per pair would need about"),
     (["challenge", "--runs", str(10**7)], "10,000,000 runs of 4 levels in 6 variants would need about 57"),
     (["run", "--deals", str(10**10), "--shard-size", str(10**6), "--out", "{new}"],
@@ -435,12 +435,12 @@ def test_a_run_too_large_to_read_is_refused_by_analyze(mjsim, small_run, monkeyp
 
 
 def test_ruin_simulated_a_chunk_of_players_at_a_time_is_the_same(monkeypatch):
-    from analysis import economics
+    from analysis import ruin
 
     changes = np.random.default_rng(4).normal(0, 10, (500, 2))
-    whole = economics.deals_until_ruin(changes, 60, 300, 250, 7, seed=3)
-    monkeypatch.setattr(economics, "PLAYERS_PER_CHUNK_ELEMENTS", 300 * 9)  # nine players at a time, the last chunk short
-    assert np.array_equal(economics.deals_until_ruin(changes, 60, 300, 250, 7, seed=3), whole)
+    whole = ruin.ruin_deals(ruin.simulated_curves(changes, [60.0], 300, 250, 7, seed=3)[0], 0)
+    monkeypatch.setattr(ruin, "PLAYERS_PER_CHUNK_ELEMENTS", 300 * 9)  # nine players at a time, the last chunk short
+    assert np.array_equal(ruin.ruin_deals(ruin.simulated_curves(changes, [60.0], 300, 250, 7, seed=3)[0], 0), whole)
     assert np.isfinite(whole).any() and np.isinf(whole).any()
 
 

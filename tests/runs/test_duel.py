@@ -63,6 +63,37 @@ def test_duel_command_reports_both_players_and_the_verdict(mjsim):
     assert printed.count("mean beans per deal") == 2
 
 
+def test_duel_out_holds_every_wall_and_recomputes_the_printed_verdict(mjsim, tmp_path):
+    """From the file alone: the mean difference, its 95% interval and z as printed, and each player's wins."""
+    out = tmp_path / "duel.parquet"
+    code, printed, _ = mjsim("duel", "greedy", "random", "--deals", "300", "--room", "初级场", "--out", str(out))
+    walls = pd.read_parquet(out)
+    assert code == 0 and f"wrote {out}" in printed and walls["wall"].tolist() == list(range(300))
+    per_seat = (walls["first_money_seating_0"] + walls["first_money_seating_1"]) / 2
+    assert walls["first_per_seat"].to_numpy() == pytest.approx(per_seat.to_numpy())
+    difference = walls["first_per_seat"] - walls["second_per_seat"]
+    error = difference.std(ddof=1) / np.sqrt(len(difference))
+    low, high = difference.mean() - 1.959964 * error, difference.mean() + 1.959964 * error
+    assert (f"difference (first - second): {difference.mean():+.3f} beans per deal [{low:+.3f}, {high:+.3f}], "
+            f"z = {difference.mean() / error:.2f}") in printed
+    wins = (walls["first_wins_seating_0"].sum() + walls["first_wins_seating_1"].sum()) / 600
+    assert f"wins {wins:.2%}" in printed
+    config = read_metadata(out)["config"]
+    assert (config["command"], config["seed"], config["room"], config["seats"]) == ("duel", 1, "初级场", 2)
+
+
+def test_duel_out_replaces_a_duel_table_but_never_another_file(mjsim, tmp_path):
+    out = tmp_path / "duel.parquet"
+    assert mjsim("duel", "greedy", "random", "--deals", "50", "--out", str(out))[0] == 0
+    assert mjsim("duel", "greedy", "value", "--deals", "60", "--out", str(out))[0] == 0
+    assert len(pd.read_parquet(out)) == 60
+    league_table = tmp_path / "league.parquet"
+    assert mjsim("league", "greedy", "random", "--deals", "50", "--out", str(league_table))[0] == 0
+    before = league_table.read_bytes()
+    code, _, err = mjsim("duel", "greedy", "random", "--deals", "50", "--out", str(league_table))
+    assert code == 2 and "is not a duel table" in err and league_table.read_bytes() == before
+
+
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [

@@ -120,8 +120,9 @@ def test_a_room_prices_units_and_charges_its_fee(four_seats):
 
 def test_economics_has_a_drift_per_seat_and_a_house_share(four_seats):
     rooms = [UNITS, Room("fee", stake=1, fee=1, min_entry=100, max_entry=0)]
-    table = room_economics(four_seats.records, rooms, horizon=200, players=100, money=money).set_index("room")
-    assert [f"drift_seat_{seat}" for seat in range(4)] == [column for column in table.columns if column.startswith("drift")]
+    table = room_economics(four_seats.records, rooms, (100,), horizon=200, players=100, money=money).set_index("room")
+    assert [f"drift_seat_{seat}" for seat in range(4)] == [column for column in table.columns
+                                                            if column.startswith("drift") and column.count("_") == 2]
     assert table.loc["units", "house_share_of_moved"] == 0 and table.loc["fee", "house_share_of_moved"] > 0
     assert table.loc["fee", "drift_seat_0"] == pytest.approx(table.loc["units", "drift_seat_0"] - 1)
     assert 0 <= table.loc["units", "winning_but_losing_share"] <= 1
@@ -163,7 +164,7 @@ def test_run_analyze_economics_duel_league_and_replay_commands(mjsim, tmp_path):
     code, printed, _ = mjsim("analyze", str(out))
     assert code == 0 and "by room and source" in printed and "by way of winning" in printed
     code, printed, _ = mjsim("economics", str(out), "--stake", "1", "--stake", "10", "--fee", "0", "--fee", "2")
-    assert code == 0 and "drift_seat_1" in printed and "drift_seat_2" not in printed
+    assert code == 0 and "drift seat 1" in printed and "drift seat 2" not in printed  # two seats at this table
     code, printed, _ = mjsim("duel", "greedy", "random", "--ruleset", "liangmen-xuezhan", "--deals", "100")
     assert code == 0 and "4 times with the seats rotated" in printed and "练习场" in printed
     code, printed, _ = mjsim("league", "greedy", "random", "value", "--ruleset", "sanren-liangfang", "--seats", "2",
