@@ -203,6 +203,10 @@ def bench(
         raise UserError("--hands and --reference-hands must be positive, with --reference-hands at most --hands")
     if fan_hands < 1 or deals < 0:
         raise UserError("--fan-hands must be positive and --deals not negative")
+    within("--seed", seed, 0, LARGEST_SEED)
+    within("--deals", deals, 0, LARGEST_SHARD)  # each batch is played at once, in memory
+    check_memory(hands * benchmark.BYTES_PER_HAND + fan_hands * benchmark.BYTES_PER_FAN_HAND,
+                 f"{hands:,} hands and {fan_hands:,} winning hands", "give fewer --hands or --fan-hands", UserError)
     with progress_bar("benchmark", len(benchmark.HAND_SETS) + 1 + (deals > 0)) as advance:
         results = benchmark.run(
             hands, reference_hands, min(20_000, hands), seed, progress=advance, n_fan_hands=fan_hands, n_deals=deals
@@ -683,7 +687,7 @@ def main() -> None:
         UserError, NotationError, kernels.InvalidHandError, RulesetError, ScoringError, PlayerError, RunError, RoomsError,
         OutputPathError, LevelsError, ReportError, OSError,
     ) as error:
-        typer.echo(f"error: {error}", err=True)
+        _print_error(str(error))
         sys.exit(2)
     except (typer.Abort, KeyboardInterrupt):
         # The command has stopped its workers and kept what it finished. A further Ctrl-C is ignored from
@@ -703,10 +707,28 @@ def main() -> None:
             # typer carries its own copy of click, so the class is known by name
             if type(error).__name__ == "NoSuchOption" and str(getattr(error, "option_name", ""))[1:2].isdigit():
                 message += " (a hand cannot start with '-'; put -- before it)"
-            command = getattr(getattr(error, "ctx", None), "command_path", "mjsim")
-            typer.echo(f"error: {message} (see {command} --help)", err=True)
+            _print_error(f"{message} (see {_command_path(error)} --help)")
             sys.exit(error.exit_code)
         raise
+
+
+def _print_error(message: str) -> None:
+    """The one `error:` line: a line break or other control character in what the user typed (a path, a
+    value) is shown escaped, so that the message stays one line."""
+    shown = "".join(character if character.isprintable() else repr(character)[1:-1] for character in message)
+    typer.echo(f"error: {shown}", err=True)
+
+
+def _command_path(error: Exception) -> str:
+    """`mjsim COMMAND` for the help hint: click gives some usage errors no context (an option missing its
+    value), and then the command is the first argument that names one."""
+    context = getattr(error, "ctx", None)
+    if context is not None:
+        return context.command_path
+    commands = typer.main.get_command(app).commands
+    named = next((argument for argument in sys.argv[1:] if argument in commands), None)
+    return f"mjsim {named}" if named else "mjsim"
+
 
 if __name__ == "__main__":
     main()

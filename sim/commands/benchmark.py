@@ -107,6 +107,13 @@ def reference_fans(answer, by_name: dict) -> Counter:
     return fans
 
 
+# What a hand costs in memory at the peak, for the command line's check before it starts: drawing a hand of
+# the 34-kind set takes a float64 key and an int64 index for each of the wall's 136 tiles; a generated winning
+# hand is its arrays (under 64 bytes) and its count of each fan (one byte a fan), rounded up.
+BYTES_PER_HAND = 136 * (8 + 8) + N_KINDS
+BYTES_PER_FAN_HAND = 256
+
+
 def random_hands(rng: np.random.Generator, n_hands: int, kinds: np.ndarray, n_tiles: int) -> np.ndarray:
     """Uniform random hands of `n_tiles` drawn without replacement from four copies of each of `kinds`."""
     wall = np.repeat(np.asarray(kinds), 4)

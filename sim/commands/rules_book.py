@@ -480,7 +480,8 @@ def main(arguments: list[str]) -> int:
     """Rewrite the generated sections of docs/rules/*.md and README.md (``--check``: only list the stale pages)."""
     check = arguments == ["--check"]
     if arguments and not check:
-        print("usage: python -m sim.commands.rules_book [--check]", file=sys.stderr)
+        print(f"error: unknown arguments {' '.join(arguments)!r}; the only one is --check "
+              "(python -m sim.commands.rules_book [--check])", file=sys.stderr)
         return 2
     stale = stale_pages()
     for page in stale:

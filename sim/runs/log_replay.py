@@ -402,9 +402,17 @@ def _compare_records(run: pd.DataFrame, replayed: pd.DataFrame, player_fault: in
                               f"the run's {ours[row]}")
 
 
+class _OneLineErrors(argparse.ArgumentParser):
+    """argparse, but a usage error is one `error:` line and status 2, as every mjsim command's is (argparse's
+    own prints the usage line first and the program's name before the error)."""
+
+    def error(self, message):
+        self.exit(2, f"error: {message} (see {self.prog} --help)\n")
+
+
 def main(argv=None) -> int:
     """`python -m sim.runs.log_replay RUN_DIR [--deals N]`: check a run's full round trip (or its first N deals)."""
-    parser = argparse.ArgumentParser(
+    parser = _OneLineErrors(
         prog="python -m sim.runs.log_replay",
         description="Replay a run's event logs (mjsim run --logs) and check that they give back its events "
                     "and records exactly (docs/event-logs.md#the-round-trip).")

@@ -1,0 +1,115 @@
+"""A bad invocation of any command is one line on stderr starting `error: `, a non-zero status and no
+traceback: an unknown option, a missing or mistyped value, a flag given a value, an extra argument, a value
+out of range, a path with a line break in it; for every `mjsim` command, for `python -m sim.runs.log_replay` and
+`python -m sim.commands.rules_book`."""
+
+import inspect
+import subprocess
+import sys
+import typing
+from pathlib import Path
+
+import pytest
+import typer
+
+from sim import cli
+from sim.commands import rules_book
+from sim.runs import log_replay
+
+COMMANDS = typer.main.get_command(cli.app).commands
+
+
+def _options(command):
+    return [parameter for parameter in COMMANDS[command].params if type(parameter).__name__ == "TyperOption"]
+
+
+def _takes_integers(command, option):
+    """Whether the option's value is an integer (or a list of them), from the command function's annotation."""
+    hints = typing.get_type_hints(inspect.unwrap(COMMANDS[command].callback))
+    return "int" in str(hints[option.name])
+
+
+def _invocations_of_every_command():
+    """For every command: an unknown option, each option missing its value, each integer option given a word,
+    each flag given a value; the table grows with the commands."""
+    for command in COMMANDS:
+        yield command, "--bogus"
+        for option in _options(command):
+            name = option.opts[0]
+            if option.is_flag:
+                yield command, f"{name}=true"
+            else:
+                yield command, name  # its value missing
+                if _takes_integers(command, option):
+                    yield command, name, "ten"
+
+
+HAND_PICKED = [
+    ("nosuch",),
+    ("--bogus",),
+    ("run", "--json", "true"),
+    ("rules", "erren", "--json", "true"),
+    ("score", "1m", "--win", "2m", "--json", "true"),
+    ("replay", "--json", "true"),
+    ("run", "--deals", "0"),
+    ("run", "--deals", "1e6"),
+    ("run", "--seed", "-1"),
+    ("run", "--players", ""),
+    ("run", "--ruleset", ""),
+    ("replay", "--deal", "-1"),
+    ("bench", "--seed", "-1"),
+    ("bench", "--hands", "99999999999999999999999"),
+    ("bench", "--deals", "99999999999"),
+    ("demo", "--deals", "0"),
+    ("duel", "greedy", "greedy", "--deals", "0"),
+    ("duel", "greedy", ""),
+    ("league", "greedy"),
+    ("challenge", "--runs", "0"),
+    ("shanten", ""),
+    ("shanten", "1122x"),
+    ("shanten", "--batch", "a\nb"),
+    ("score", "", "--win", "1m"),
+    ("score", "123m", "--win", ""),
+    ("rules", ""),
+    ("rules", "erren", "--json", "--toml"),
+    ("analyze", ""),
+    ("analyze", "no/such/run"),
+    ("report", "no/such/run"),
+    ("compare", "no/such/run", "no/such/run"),
+    ("economics", "no/such/run"),
+    ("warmup", "nosuch"),
+]
+
+
+@pytest.mark.parametrize("arguments", [*_invocations_of_every_command(), *HAND_PICKED], ids=repr)
+def test_a_bad_invocation_is_one_error_line(mjsim, arguments):
+    code, out, err = mjsim(*arguments)
+    assert code not in (0, None)
+    assert err.startswith("error: ") and err.count("\n") == 1 and "Traceback" not in err, err
+    assert out == ""
+
+
+def test_the_installed_command_prints_the_same_one_line(tmp_path):
+    # the console script, not the function called in-process: nothing between them adds a line
+    mjsim = Path(sys.executable).parent / "mjsim"
+    done = subprocess.run([mjsim, "run", "--deals"], capture_output=True, text=True, cwd=tmp_path, timeout=120, check=False)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == "error: Option '--deals' requires an argument. (see mjsim run --help)\n"
+
+
+@pytest.mark.parametrize("arguments", [[], ["--bogus"], ["a-run", "--deals", "ten"], ["a-run", "--deals"], ["no/such/run"],
+                                       ["no/such/run", "--deals", "0"]], ids=repr)
+def test_a_bad_log_replay_invocation_is_one_error_line(capsys, arguments):
+    try:
+        code = log_replay.main(arguments)
+    except SystemExit as exit:
+        code = exit.code
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    assert err.startswith("error: ") and err.count("\n") == 1, err
+
+
+def test_a_bad_rules_book_invocation_is_one_error_line(capsys):
+    assert rules_book.main(["--bogus"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("error: ") and err.count("\n") == 1, err
