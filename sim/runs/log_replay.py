@@ -112,7 +112,7 @@ def _double_decision(row: int, start: int, seats, names) -> str:
     """The decision a logged 加倍 answered: a claim right after the other seat's discard (and its ready
     declaration), a rob right after its added kong, else the seat's own turn (it declined a self-drawn win)."""
     before = row - 1
-    while before >= start and names[before] in READY_EVENTS:
+    while before >= start and (names[before] in READY_EVENTS or names[before] == "wait"):
         before -= 1
     if before >= start and seats[before] != seats[row]:
         if names[before] == "discard":
@@ -137,6 +137,8 @@ class _DealAnswers:
             seat, tile, turn = seats[row], tiles[row], turns[row]
             if name in ANSWERS:
                 decision, code = ANSWERS[name]
+                if name == "chow":  # the chow row holds the tile claimed; the next, the meld's lowest tile
+                    tile = tiles[row + 1]
                 if decision is None:
                     decision = _double_decision(row, 0, seats, names)
                 if code == DISCARD and row + 1 < len(names) and names[row + 1] in READY_EVENTS and seats[row + 1] == seat:
@@ -164,7 +166,7 @@ class _DealAnswers:
             if logged:  # a claim or rob has one answer
                 code, tile = logged[0]
                 offered = observation.tile
-                on_offer = tile <= offered <= tile + 2 if code == CHOW else tile == offered  # a chow logs its lowest tile
+                on_offer = tile <= offered <= tile + 2 if code == CHOW else tile == offered  # a chow's answer: its lowest tile
                 action = _legal(code, tile, legal) if on_offer else None
                 if action is None:
                     raise self._mismatch(observation, f"the log answers {_text(code, tile)}, which is not legal here")
