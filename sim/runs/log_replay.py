@@ -11,7 +11,7 @@ one dictionary look-up.
 
 What a log does not show, and why the replay's answer to it is still the player's:
 
-- a claim or a rob with a choice that the seat let go is a `pass` row (in the 血战 family); one the log
+- a claim or a rob with a choice that the seat let go is a `pass` row; one the log
   does not answer was a pong or kong overruled by another seat's win on the same discard (一炮多响 rules:
   every win beats a claim), or, in a log without `pass` rows, may have been passed. The engine logs no
   overruled claim; it differs from a pass only in that a pass of a pong the seat could make forbids it that
