@@ -91,7 +91,7 @@ from sim.core.actions import (
     encode,
 )
 from sim.core.deal_rules import Rules, deal_rules
-from sim.core.event_logs import DealLog
+from sim.core.event_logs import NO_SEAT, DealLog
 from sim.core.random_streams import random_below, shuffle_in_place, stream_state
 from sim.core.ruleset import Ruleset
 from sim.core.worker_processes import engine_status
@@ -152,6 +152,7 @@ from sim.erren.table import (
     WIN_TOTAL,
     legal_actions,
     log_event,
+    log_payment,
     may_declare_ready,
     new_state,
     new_work,
@@ -227,7 +228,24 @@ EVENT_NAMES = (
     "bonus tile", "extra draw", *assists.ASSIST_EVENT_NAMES,  # the assists' codes follow (sim.erren.challenge.assists)
 )
 assert assists.EV_EXCHANGE_GIVES == EV_EXTRA_DRAW + 1 and len(EVENT_NAMES) == assists.EV_PUNG_GIVES + 1
-MAX_EVENTS = 400
+# What makes a log a witness of its deal (docs/event-logs.md#what-a-log-witnesses): the wall as shuffled, the
+# boundaries of the tiles in play, the choices a seat turned down, a declared hand's waits, the tiles a chow
+# takes from the hand, and the payment as the engine prices it.
+(
+    EV_WALL, EV_OUT_OF_PLAY, EV_LAST_TILE, EV_EXTRA_DRAWS, EV_PASS, EV_DECLINE_WIN, EV_WAIT, EV_CHOW_LOWEST, EV_PAY_WIN,
+) = range(assists.EV_PUNG_GIVES + 1, assists.EV_PUNG_GIVES + 10)
+EVENT_NAMES += (
+    "wall", "out of play", "last tile", "extra draws", "pass", "declines the win", "waits on", "chow's lowest tile",
+    "pays the win",
+)
+assert len(EVENT_NAMES) == EV_PAY_WIN + 1
+# The most rows a deal logs: its wall (136 tiles at most), then events. A longer deal keeps its first rows
+# and the validating mode reports it (LOG_OVERFLOW); the largest seen in 100,000 deals of each ruleset and
+# lineup is in docs/event-logs.md.
+MAX_EVENTS = 800
+MAX_DOUBLES_PRICED = 52  # (fan total + flowers) x 2^doubles is an exact int64 up to here
+UNPRICED = -1  # a win's price past MAX_DOUBLES_PRICED: logging refuses such a deal (sim.erren.event_log)
+EVENT_COLUMNS = 4  # code, seat, tile (a payment's payee), amount (a payment's; 0 otherwise)
 
 # Violations the validating mode records (the first per deal).
 (
@@ -266,8 +284,12 @@ def _draw(seat, from_back, wall, state, events):
             table[FLOWERS + seat] += 1
             from_back = True
             source = FROM_FLOWER
+            if wall_left(table) == 0:
+                log_event(events, EV_LAST_TILE, NO_SEAT, tile)
             continue
         hands[seat, tile] += 1
+        if wall_left(table) == 0:
+            log_event(events, EV_LAST_TILE, NO_SEAT, tile)
         return tile, source
 
 
@@ -283,13 +305,21 @@ def _add_meld(seat, code, low, state):
 
 
 @njit(cache=True, _nrt=False)
-def _declare_ready(seat, heavenly, after_deal, state, events):
-    """`after_deal`: the non-dealer's 天听 right after the deal, before any turn (its ready turn is 0)."""
-    table = state.table
+def _declare_ready(seat, heavenly, after_deal, state, rules, events):
+    """`after_deal`: the non-dealer's 天听 right after the deal, before any turn (its ready turn is 0). The
+    declaration is logged with the hand's waits: every kind of the tile set that would complete it, whether
+    or not a copy is left to draw (the hand holds fewer than all of that kind's copies)."""
+    table, hand = state.table, state.hands[seat]
     table[READY + seat] = 1
     table[READY_TURN + seat] = 0 if after_deal else table[TURN]
     table[HEAVENLY_READY + seat] = 1 if heavenly else 0
     log_event(events, EV_HEAVENLY_READY if heavenly else EV_READY, seat, NO_TILE)
+    for kind in range(N_KINDS):
+        if hand[kind] < rules.tile_set[kind]:
+            hand[kind] += 1
+            if is_winning_shape(hand, table[N_MELDS + seat], rules):
+                log_event(events, EV_WAIT, seat, kind)
+            hand[kind] -= 1
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -482,6 +512,20 @@ def _finish(record, fans, winner, win_type, tile, flags, state, rules, work, eve
         hand[tile] += 1
     code = EV_WIN_SELF_DRAWN if win_type == SELF_DRAWN else EV_WIN_DISCARD if win_type == DISCARD_WIN else EV_WIN_ROBBED_KONG
     log_event(events, code, winner, tile)
+    log_payment(events, EV_PAY_WIN, 1 - winner, winner, _win_price(winner, total, record, table, rules.settings))
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _win_price(winner, total, record, table, settings):
+    """What the loser pays the winner (docs/rules/erren-table.md): the points where the ruleset prices wins in
+    points, else F = (fan total + the winner's flowers) x 2^(its doubles); UNPRICED past MAX_DOUBLES_PRICED
+    doubles, where F no longer fits an int64 exactly."""
+    if settings[SCORING] == SCORING_CHALLENGE:
+        return np.int64(record[R_POINTS])
+    doubles = table[DOUBLES + winner]
+    if doubles > MAX_DOUBLES_PRICED:
+        return UNPRICED
+    return (np.int64(total) + table[FLOWERS + winner]) << doubles
 
 
 @njit(cache=True, _nrt=False)
@@ -501,6 +545,8 @@ def _open_deal(deal, dealer, seed, template, wall, rules, state, work, events, r
     stream = stream_state(seed, 0, deal)
     stream, _ = random_below(stream, 2)  # the deal's own dealer draw: used when deals are independent
     shuffle_in_place(stream, wall)
+    for position in range(wall.shape[0]):  # the wall as shuffled, front first: the log's witness of every draw
+        log_event(events, EV_WALL if position < settings[TILES_IN_PLAY] else EV_OUT_OF_PLAY, NO_SEAT, wall[position])
     streams[0] = stream_state(seed, 1, deal)
     streams[1] = stream_state(seed, 2, deal)
     streams[ASSIST_STREAM] = stream_state(seed, assists.ASSIST_STREAM_CHANNEL, deal)
@@ -588,8 +634,9 @@ def _extra_draws(record, fans, wall, state, rules, work, events, validate):
     there: there is no later chance to win. Returns whether the deal ended in a win."""
     hands, visible, table, settings = state.hands, state.visible, state.table, rules.settings
     seat = _first_declared(table)
-    if seat < 0:
+    if seat < 0 or table[OUT_OF_PLAY] >= settings[WALL_TILES]:
         return False
+    log_event(events, EV_EXTRA_DRAWS, seat, NO_TILE)
     for _ in range(settings[EXTRA_DRAWS]):
         if table[OUT_OF_PLAY] >= settings[WALL_TILES]:
             return False
@@ -688,7 +735,7 @@ def _discard(seat, tile, declare, wall, rules, state, work, events, record, vali
         else:  # 004: the non-dealer's 天听 is declared on its first draw (turn 2), throwing the tile drawn
             heavenly = (rules.settings[READY_ON_FIRST_DRAW] != 0 and table[TURN] == 2 and tile == table[DRAWN]
                         and (table[SOURCE] == FROM_WALL or table[SOURCE] == FROM_FLOWER))
-        _declare_ready(seat, heavenly, False, state, events)
+        _declare_ready(seat, heavenly, False, state, rules, events)
     if validate:
         work.hand_sizes[0], work.hand_sizes[1] = 13, 13
         _note(record, _check_table(state, wall, rules, work.hand_sizes, work.check_counts))
@@ -787,9 +834,11 @@ def _answer(action, wall, rules, state, work, events, record, fans, validate):
     code, tile = action_code(action), action_tile(action)
     if decision == DECISION_OPENING_READY:
         if code == DECLARE_READY:
-            _declare_ready(seat, True, True, state, events)
+            _declare_ready(seat, True, True, state, rules, events)
         _start_turn(1 - seat, table[DRAWN], FROM_DEAL, table)
     elif decision == DECISION_TURN:
+        if table[WIN_TOTAL] >= 0 and code != WIN and code != DOUBLE:
+            log_event(events, EV_DECLINE_WIN, seat, table[DRAWN])
         if code == WIN:
             _finish(record, fans, seat, SELF_DRAWN, table[DRAWN], table[WIN_FLAGS], state, rules, work, events, validate)
         elif code == DOUBLE:
@@ -825,6 +874,8 @@ def _answer(action, wall, rules, state, work, events, record, fans, validate):
             if code == DOUBLE:
                 table[DOUBLES + seat] += 1
                 log_event(events, EV_DOUBLE, seat, table[OFFER])
+            else:  # a rob is offered only with a win to take: passing it is always a choice
+                log_event(events, EV_PASS, seat, table[OFFER])
             table[STEP], table[ACTOR] = STEP_COMPLETE_KONG, 1 - seat
     else:
         _answer_claim(seat, code, tile, wall, rules, state, work, events, record, fans, validate)
@@ -842,6 +893,8 @@ def _answer_claim(seat, code, low, wall, rules, state, work, events, record, fan
         table[DOUBLES + seat] += 1
         log_event(events, EV_DOUBLE, seat, discard)
         code = PASS
+    elif code == PASS and legal_actions(state, rules, work.shanten_scratch, work.legal) > 1:
+        log_event(events, EV_PASS, seat, discard)  # a claim or a win turned down; a pass with no choice is not asked
     if code == PASS:
         _pass_and_draw(seat, table[MAY_MELD] != 0, wall, rules, state, work, events, record, fans, validate)
         return
@@ -853,7 +906,8 @@ def _answer_claim(seat, code, low, wall, rules, state, work, events, record, fan
                 hands[seat, kind] -= 1
             visible[kind] += 1
         _add_meld(seat, MELD_CHOW, low, state)
-        log_event(events, EV_CHOW, seat, low)
+        log_event(events, EV_CHOW, seat, discard)
+        log_event(events, EV_CHOW_LOWEST, seat, low)
     else:
         taken = 2 if code == PONG else 3
         hands[seat, discard] -= taken
@@ -1219,8 +1273,8 @@ def play(ruleset: Ruleset, players: Players, seed: int, n_deals: int, first_deal
     rules, template = kernel_rules(ruleset)
     records = np.zeros((n_deals, len(RECORD_COLUMNS)), np.int32)
     fans = np.zeros((n_deals, N_FANS), np.uint8)
-    events = np.zeros((MAX_EVENTS, 3), np.int16)
-    log = event_logs.new_batch_log(n_deals, MAX_EVENTS, 3, np.int16) if keep_log else event_logs.no_batch_log(3, np.int16)
+    events = np.zeros((MAX_EVENTS, EVENT_COLUMNS), np.int64)
+    log = event_logs.new_batch_log(n_deals, MAX_EVENTS, EVENT_COLUMNS, np.int64) if keep_log else event_logs.no_batch_log(EVENT_COLUMNS, np.int64)
     chances = _play_batch(ruleset, players, seed, first_deal, session_length, template, rules, validate, records,
                           fans, events, template.copy(), log)
     columns = {"deal": np.arange(first_deal, first_deal + n_deals, dtype=np.int64)}
@@ -1239,9 +1293,9 @@ def replay(ruleset: Ruleset, players: Players, seed: int, deal: int, session_len
     n_deals = deal - first + 1
     records = np.zeros((n_deals, len(RECORD_COLUMNS)), np.int32)
     fans = np.zeros((n_deals, N_FANS), np.uint8)
-    events = np.zeros((MAX_EVENTS, 3), np.int16)
+    events = np.zeros((MAX_EVENTS, EVENT_COLUMNS), np.int64)
     wall = template.copy()
     _play_batch(ruleset, players, seed, first, session_length, template, rules, False, records, fans, events, wall,
-                event_logs.no_batch_log(3, np.int16))
+                event_logs.no_batch_log(EVENT_COLUMNS, np.int64))
     record = {"deal": deal, **{name: int(records[-1, index]) for index, name in enumerate(RECORD_COLUMNS)}}
     return DealLog(record, fans[-1], wall, events[1 : events[0, 0] + 1].copy())

@@ -21,6 +21,7 @@ from kernels.fan_ids import N_FANS
 from sim.core.random_streams import random_below, stream_state
 from sim.erren import engine
 from sim.erren.engine import (
+    EVENT_COLUMNS,
     MAX_EVENTS,
     NO_ANSWER,
     R_DOUBLES,
@@ -110,7 +111,7 @@ class Environment(StepEnvironment):
         self.stake, self.fee = checked_money(stake, fee)
         self.state, self.work = new_state(), new_work()
         self.wall = self.template.copy()
-        self.events = np.zeros((MAX_EVENTS, 3), np.int16)
+        self.events = np.zeros((MAX_EVENTS, EVENT_COLUMNS), np.int64)
         self.record = np.zeros(len(RECORD_COLUMNS), np.int32)
         self.fans = np.zeros(N_FANS, np.uint8)
         self.rewards = np.zeros(N_SEATS)
@@ -236,7 +237,7 @@ class BatchEnvironment(BatchStepEnvironment):
         self.streams = np.zeros((n, N_STREAMS), np.uint64)
         self.records = np.zeros((n, len(RECORD_COLUMNS)), np.int32)
         self.fans = np.zeros((n, N_FANS), np.uint8)
-        self.events = np.zeros((1, 3), np.int16)  # no event log: a one-row log records nothing
+        self.events = np.zeros((1, EVENT_COLUMNS), np.int64)  # no event log: a one-row log records nothing
         # one set of work arrays per thread, stacked field by field
         self.works = Work(*(np.stack(arrays) for arrays in zip(*(new_work() for _ in range(self.threads)), strict=True)))
 

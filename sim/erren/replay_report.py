@@ -64,17 +64,18 @@ def format_deal(log: engine.DealLog, ruleset: Ruleset, players: engine.Players, 
         f"seat 0: {players.names[0]}",
         f"seat 1: {players.names[1]}",
     ]
-    in_play = ruleset.tiles_in_play or len(log.wall)
-    if (log.events[:, 0] >= assists.EV_EXCHANGE_GIVES).any():
-        lines.append("the assists swapped tiles: the wall below is as the deal left it")
-    if in_play < len(log.wall):
-        lines.append(f"wall ({in_play} in play): " + " ".join(_tile(tile) for tile in log.wall[:in_play]))
-        lines.append("out of play, in order: " + " ".join(_tile(tile) for tile in log.wall[in_play:]))
+    codes, tiles = log.events[:, 0], log.events[:, 2]
+    in_play, out_of_play = tiles[codes == engine.EV_WALL], tiles[codes == engine.EV_OUT_OF_PLAY]
+    if len(out_of_play):
+        lines.append(f"wall as shuffled ({len(in_play)} in play): " + " ".join(_tile(tile) for tile in in_play))
+        lines.append("out of play, in order: " + " ".join(_tile(tile) for tile in out_of_play))
     else:
-        lines.append("wall: " + " ".join(_tile(tile) for tile in log.wall))
+        lines.append("wall as shuffled: " + " ".join(_tile(tile) for tile in in_play))
     table = _Table()
     dealt = False
-    for code, seat, tile in log.events.tolist():
+    for code, seat, tile, amount in log.events.tolist():
+        if code in (engine.EV_WALL, engine.EV_OUT_OF_PLAY):
+            continue
         if code == engine.EV_DEAL:
             table.receive(seat, tile)
             continue
@@ -95,12 +96,26 @@ def format_deal(log: engine.DealLog, ruleset: Ruleset, players: engine.Players, 
             table.last_discard = tile
             lines.append(f"{who} discards {_tile(tile)}    hand: {table.hand(seat)}")
         elif code in (engine.EV_READY, engine.EV_HEAVENLY_READY):
-            lines.append(f"{who} declares ready{' (天听)' if code == engine.EV_HEAVENLY_READY else ' (报听)'}")
-        elif code in (engine.EV_CHOW, engine.EV_PONG, engine.EV_KONG):
-            kind = {engine.EV_CHOW: MELD_CHOW, engine.EV_PONG: MELD_PONG, engine.EV_KONG: MELD_KONG}[code]
+            lines.append(f"{who} declares ready{' (天听)' if code == engine.EV_HEAVENLY_READY else ' (报听)'}, waiting on")
+        elif code == engine.EV_WAIT:
+            lines[-1] += f" {_tile(tile)}"
+        elif code == engine.EV_CHOW:
+            continue  # the meld is told with its lowest tile, the next row
+        elif code in (engine.EV_CHOW_LOWEST, engine.EV_PONG, engine.EV_KONG):
+            kind = {engine.EV_CHOW_LOWEST: MELD_CHOW, engine.EV_PONG: MELD_PONG, engine.EV_KONG: MELD_KONG}[code]
             table.meld(seat, kind, tile, table.last_discard)
-            word = {engine.EV_CHOW: "chows", engine.EV_PONG: "pongs", engine.EV_KONG: "kongs"}[code]
+            word = {engine.EV_CHOW_LOWEST: "chows", engine.EV_PONG: "pongs", engine.EV_KONG: "kongs"}[code]
             lines.append(f"{who} {word} {_tile(table.last_discard)}: {table.melds[seat][-1]}")
+        elif code == engine.EV_PASS:
+            lines.append(f"{who} lets {_tile(tile)} go (it could claim or win on it)")
+        elif code == engine.EV_DECLINE_WIN:
+            lines.append(f"{who} could win by self-draw on {_tile(tile)} but plays on")
+        elif code == engine.EV_LAST_TILE:
+            lines.append("that was the last tile in play")
+        elif code == engine.EV_EXTRA_DRAWS:
+            lines.append(f"{who} declared ready first: it draws the out-of-play tiles in order")
+        elif code == engine.EV_PAY_WIN:
+            continue  # the result below prices the win
         elif code == engine.EV_CONCEALED_KONG:
             table.meld(seat, MELD_CONCEALED_KONG, tile, -1)
             lines.append(f"{who} declares a concealed kong of {_tile(tile)}")

@@ -128,9 +128,15 @@ def new_work() -> Work:
 @njit(cache=True, inline="always", _nrt=False)
 def log_event(events, code, seat, tile):
     """Append (code, seat, tile) to a deal's event log (row 0 holds the count); a full log keeps its rows."""
+    log_payment(events, code, seat, tile, 0)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def log_payment(events, code, seat, tile, amount):
+    """Append (code, seat, tile, amount): for a payment, `seat` pays `amount` to the seat in the tile column."""
     count = events[0, 0] + 1
     if count < events.shape[0]:
-        events[count, 0], events[count, 1], events[count, 2] = code, seat, tile
+        events[count, 0], events[count, 1], events[count, 2], events[count, 3] = code, seat, tile, amount
         events[0, 0] = count
 
 

@@ -11,12 +11,14 @@ one dictionary look-up.
 
 What a log does not show, and why the replay's answer to it is still the player's:
 
-- a claim or a rob the log does not answer was passed, or was a pong or kong overruled by another seat's
-  win on the same discard (一炮多响 rules: every win beats a claim). The engine logs no overruled claim; it
-  differs from a pass only in that a pass of a pong the seat could make forbids it that kind's pong until
-  it acts again (过手碰). The replay therefore answers an overruled claim with the pong (or kong) where one
-  is legal: if the player had passed instead, it was never offered that pong again before acting, so the
-  log shows no such pong either way, and every later decision the engine asks is answered the same;
+- a claim or a rob with a choice that the seat let go is a `pass` row; one the log
+  does not answer was a pong or kong overruled by another seat's win on the same discard (一炮多响 rules:
+  every win beats a claim), or, in a log without `pass` rows, may have been passed. The engine logs no
+  overruled claim; it differs from a pass only in that a pass of a pong the seat could make forbids it that
+  kind's pong until it acts again (过手碰). The replay therefore answers an unanswered claim on a discard
+  another seat won with the pong (or kong) where one is legal: if the player had passed instead, it was
+  never offered that pong again before acting, so the log shows no such pong either way, and every later
+  decision the engine asks is answered the same;
 - decisions with one legal action are not asked, so the log's forced moves (a locked ready hand's discard,
   a declarer's win) are stepped over.
 
@@ -65,6 +67,7 @@ ANSWERS = {
     "discard": ("turn", DISCARD), "concealed_kong": ("turn", CONCEALED_KONG), "added_kong": ("turn", ADDED_KONG),
     "win_self_drawn": ("turn", WIN), "chow": ("claim", CHOW), "pong": ("claim", PONG), "kong": ("claim", KONG),
     "win_discard": ("claim", WIN), "win_robbed_kong": ("rob", WIN), "double": (None, DOUBLE),
+    "pass": (None, PASS),
 }
 READY_EVENTS = ("ready", "heavenly_ready", "declare_ready")  # 报听 / 天听 / 报叫: right after a discard, or at the deal
 OVERRULED_CLAIMS = (PONG, KONG)  # a claim a win on the same discard overrules, in the order the replay tries them
@@ -108,11 +111,20 @@ def _rows_of(frame: pd.DataFrame, event_names: tuple) -> _Rows:
     )
 
 
+def _pass_decision(row: int, names) -> str:
+    """The decision a logged `pass` answered: a rob when it follows an added kong (after the other passes of
+    the same round), else a claim of the discard before it."""
+    before = row - 1
+    while before >= 0 and names[before] == "pass":
+        before -= 1
+    return "rob" if before >= 0 and names[before] == "added_kong" else "claim"
+
+
 def _double_decision(row: int, start: int, seats, names) -> str:
     """The decision a logged 加倍 answered: a claim right after the other seat's discard (and its ready
     declaration), a rob right after its added kong, else the seat's own turn (it declined a self-drawn win)."""
     before = row - 1
-    while before >= start and names[before] in READY_EVENTS:
+    while before >= start and (names[before] in READY_EVENTS or names[before] == "wait"):
         before -= 1
     if before >= start and seats[before] != seats[row]:
         if names[before] == "discard":
@@ -137,8 +149,10 @@ class _DealAnswers:
             seat, tile, turn = seats[row], tiles[row], turns[row]
             if name in ANSWERS:
                 decision, code = ANSWERS[name]
+                if name == "chow":  # the chow row holds the tile claimed; the next, the meld's lowest tile
+                    tile = tiles[row + 1]
                 if decision is None:
-                    decision = _double_decision(row, 0, seats, names)
+                    decision = _pass_decision(row, names) if name == "pass" else _double_decision(row, 0, seats, names)
                 if code == DISCARD and row + 1 < len(names) and names[row + 1] in READY_EVENTS and seats[row + 1] == seat:
                     code = DISCARD_READY
                 self.answers.setdefault((decision, seat, turn), []).append((code, tile))
@@ -164,7 +178,7 @@ class _DealAnswers:
             if logged:  # a claim or rob has one answer
                 code, tile = logged[0]
                 offered = observation.tile
-                on_offer = tile <= offered <= tile + 2 if code == CHOW else tile == offered  # a chow logs its lowest tile
+                on_offer = tile <= offered <= tile + 2 if code == CHOW else tile == offered  # a chow's answer: its lowest tile
                 action = _legal(code, tile, legal) if on_offer else None
                 if action is None:
                     raise self._mismatch(observation, f"the log answers {_text(code, tile)}, which is not legal here")

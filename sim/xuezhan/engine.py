@@ -58,13 +58,16 @@ The decisions are a seat's turn, a rob of an added kong and a claim of a discard
 may answer is asked in turn order, and the answers are resolved once all are in), the non-dealers' 报叫
 right after the deal, and, where switched on, the three tiles of 换三张 (one decision per tile) and 定缺.
 
-Each deal leaves an event log (code, seat, tile, amount; row 0 holds the count): draws, discards, claims,
-kongs, 报叫, wins, every payment (seat = payer, tile slot = payee, amount), each seat's 换三张 (seat = giver,
-tile slot = receiver, amount = its three tiles packed, ``exchanged_tiles``) and 定缺 (tile slot = the first
-kind of the void suit). The validating mode re-checks the table after every action (every tile accounted
-for, counts 0..4, hand sizes, legality of every decision against ``sim.xuezhan.table``, winners never
-act, every win complete by the shanten kernel and free of its void suit, money balanced) and records the
-first violation per deal.
+Each deal leaves an event log (code, seat, tile, amount; row 0 holds the count): first the shuffled wall (one
+row per tile, position 0 first: the deal and the draws take it from 0 up, replacements from the last position
+down), then draws, the draw that takes the last tile, discards, claims, kongs, 报叫 and its waits, every
+choice a seat let go (a pass on a discard or a rob where it had more than one legal action, a declined
+self-drawn win), wins, every payment (seat = payer, tile slot = payee, amount), each seat's 换三张 (seat =
+giver, tile slot = receiver, amount = its three tiles packed, ``exchanged_tiles``) and 定缺 (tile slot = the
+first kind of the void suit); docs/event-logs.md says what the log witnesses. The validating mode re-checks
+the table after every action (every tile accounted for, counts 0..4, hand sizes, legality of every decision
+against ``sim.xuezhan.table``, winners never act, every win complete by the shanten kernel and free of its
+void suit, money balanced) and records the first violation per deal.
 """
 
 from dataclasses import dataclass, field
@@ -208,6 +211,7 @@ from sim.xuezhan.table import (
     WIN_ORDER,
     WIN_VALUE,
     WON,
+    exposed_kong_legal,
     find_waits,
     is_complete,
     legal_actions,
@@ -276,15 +280,21 @@ RECORD_COLUMNS = record_columns(MAX_SEATS)
 (
     EV_DEAL, EV_DRAW, EV_REPLACEMENT, EV_DISCARD, EV_DECLARE, EV_PONG, EV_KONG, EV_CONCEALED_KONG, EV_ADDED_KONG,
     EV_WIN_SELF_DRAWN, EV_WIN_DISCARD, EV_WIN_ROBBED_KONG, EV_EXHAUSTED, EV_END, EV_PAY_WIN, EV_PAY_KONG,
-    EV_PAY_CHAJIAO, EV_PAY_GUANSI, EV_REFUND_KONG, EV_EXCHANGE, EV_VOID_SUIT,
-) = range(21)
+    EV_PAY_CHAJIAO, EV_PAY_GUANSI, EV_REFUND_KONG, EV_EXCHANGE, EV_VOID_SUIT, EV_WALL, EV_LAST_TILE, EV_PASS,
+    EV_DECLINE_WIN, EV_WAIT,
+) = range(26)
 EVENT_NAMES = (
     "deal", "draw", "replacement", "discard", "declares 报叫", "pong", "kong", "concealed kong", "added kong",
     "self-drawn win", "win on discard", "robs the kong", "wall empty", "deal over", "pays for a win",
     "pays kong money", "pays 查叫", "pays 关死", "returns kong money", "gives three tiles (换三张)",
-    "declares a void suit (定缺)",
+    "declares a void suit (定缺)", "wall tile", "last tile of the wall", "passes", "declines a self-drawn win",
+    "waits on",
 )
 EXCHANGE_PACKING = 100  # an EV_EXCHANGE amount is a * 100**2 + b * 100 + c for its tiles a <= b <= c
+# Room for a deal's events. The most in 100,000 deals of every table with greedy or random seats is 214
+# (72 of them the wall); no deal can come near 600: 72 wall rows, at most 72 dealt or drawn tiles, fewer
+# discards than draws and claims, at most three passes a discard, and a few dozen claims, waits and
+# payments. The validating mode reports a deal that fills it (LOG_OVERFLOW).
 MAX_EVENTS = 600
 
 (
@@ -330,6 +340,8 @@ def _draw(seat, from_back, wall, state, events):
         _log(events, EV_DRAW, seat, tile, 0)
     hands[seat, tile] += 1
     table[TURN] += 1
+    if wall_left(table) == 0:  # 海底: the log says which draw took the last tile
+        _log(events, EV_LAST_TILE, -1, tile, 0)
     return tile
 
 
@@ -357,6 +369,9 @@ def _declare(seat, state, rules, work, events):
     table[DECLARED + seat] = 1
     find_waits(hands[seat], table[N_MELDS + seat], rules.complete_bits, waits[seat])
     _log(events, EV_DECLARE, seat, NO_TILE, 0)
+    for kind in range(N_KINDS):  # the waits made public, one row each, ascending
+        if waits[seat, kind] != 0:
+            _log(events, EV_WAIT, seat, kind, 0)
 
 
 # ------------------------------------------------------------------------------------- wins and money
@@ -890,6 +905,8 @@ def _open_deal(deal, dealer, n, seed, template, wall, rules, state, work, events
     table[NEXT_DEALER] = -1
     record[R_DEALER] = dealer
     record[R_N_SEATS] = n
+    for position in range(template.shape[0]):  # the wall as the deal will use it: dealt and drawn from 0 up
+        _log(events, EV_WALL, -1, wall[position], 0)
     position = 0
     for step in range(n):
         seat = (dealer + step) % n
@@ -1110,11 +1127,18 @@ def _answer(action, wall, rules, state, work, events, record, fans, validate):
             _passed_win(seat, table[WIN_VALUE], table, settings)
         if code == PONG or code == KONG:
             table[CLAIMER], table[CLAIM] = seat, code
-        elif settings[PASS_PONG_LOCK] != 0 and pong_legal(seat, table[OFFER], state, settings):
-            table[PONG_LOCK + seat] |= 1 << table[OFFER]  # 过手碰: it passed a pong it could make
+        else:
+            offer = table[OFFER]
+            pong = pong_legal(seat, offer, state, settings)
+            # A pass is logged where the seat had a choice (more than one legal action: ``legal_actions``).
+            if table[WIN_ALLOWED] != 0 or pong or exposed_kong_legal(seat, offer, state, rules, work):
+                _log(events, EV_PASS, seat, offer, 0)
+            if settings[PASS_PONG_LOCK] != 0 and pong:
+                table[PONG_LOCK + seat] |= 1 << offer  # 过手碰: it passed a pong it could make
     elif decision == DECISION_TURN:
         if code != WIN and table[WIN_ALLOWED] != 0:
             _passed_win(seat, table[WIN_VALUE], table, settings)
+            _log(events, EV_DECLINE_WIN, seat, table[DRAWN], 0)
         if code == WIN:
             _self_drawn_win(
                 seat, table[DRAWN], table[WIN_FLAGS], wall, rules, state, work, events, record, fans, validate,
@@ -1135,8 +1159,9 @@ def _answer(action, wall, rules, state, work, events, record, fans, validate):
         table[STEP] = STEP_ROB
         if code == WIN:
             _round_win(seat, table[WIN_FLAGS], table, work)
-        else:
+        else:  # a rob is offered only where the seat may win: passing it was a choice
             _passed_win(seat, table[WIN_VALUE], table, settings)
+            _log(events, EV_PASS, seat, table[OFFER], 0)
     elif decision == DECISION_OPENING_READY:
         if code == DECLARE_READY:
             _declare(seat, state, rules, work, events)

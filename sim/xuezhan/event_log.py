@@ -6,6 +6,10 @@ payer as its seat and the payee in its tile slot: here the payee goes to ``to_se
 ``money``. A win's own row carries no money; the payments after it do. 换三张 is logged as one event per
 seat with its three tiles packed; here it is three ``exchange`` rows, one per tile, to_seat the receiver.
 A void suit (定缺) shows the suit's first kind (1p or 1s).
+
+What the log witnesses beyond the moves (docs/event-logs.md): the deal's wall (`wall`, the 72 tiles in the order
+the engine uses them, before the deal), the draw that takes its last tile (`last_tile`), every choice a seat
+let go (`pass` on a discard or a robbed kong, `decline_win` on its own draw) and a 报叫's waits (`wait`).
 """
 
 import numpy as np
@@ -17,7 +21,8 @@ from sim.xuezhan import engine
 EVENT_NAMES = (
     "deal", "draw", "replacement", "discard", "declare_ready", "pong", "kong", "concealed_kong", "added_kong",
     "win_self_drawn", "win_discard", "win_robbed_kong", "wall_empty", "deal_over", "pay_win", "pay_kong",
-    "pay_chajiao", "pay_guansi", "refund_kong", "exchange", "void_suit",
+    "pay_chajiao", "pay_guansi", "refund_kong", "exchange", "void_suit", "wall", "last_tile", "pass", "decline_win",
+    "wait",
 )
 assert len(EVENT_NAMES) == len(engine.EVENT_NAMES)
 PAYMENTS = (engine.EV_PAY_WIN, engine.EV_PAY_KONG, engine.EV_PAY_CHAJIAO, engine.EV_PAY_GUANSI, engine.EV_REFUND_KONG)

@@ -63,6 +63,8 @@ def format_deal(log: engine.DealLog, ruleset: Ruleset, players, seed: int) -> st
     dealt = False
     added_kong = None  # (seat, tile) when the event before was an added kong: a robbing win comes right after it
     for (code, seat, tile), amount in zip(log.events.tolist(), log.amounts.tolist(), strict=True):
+        if code == engine.EV_WALL:  # the wall is printed whole above
+            continue
         if code == engine.EV_DEAL:
             table.hands[seat, tile] += 1
             continue
@@ -72,7 +74,7 @@ def format_deal(log: engine.DealLog, ruleset: Ruleset, players, seed: int) -> st
             lines += ["", "dealt:"] + [f"  {names[s]}: {table.hand(s)}" for s in order] + [""]
         who = f"seat {seat}"
         robbed = added_kong if code == engine.EV_WIN_ROBBED_KONG else None  # the first robber of the kong only
-        if code != engine.EV_ADDED_KONG:
+        if code not in (engine.EV_ADDED_KONG, engine.EV_PASS):  # the robbers win after the passes
             added_kong = None
         if code in (engine.EV_DRAW, engine.EV_REPLACEMENT):
             table.hands[seat, tile] += 1
@@ -90,7 +92,15 @@ def format_deal(log: engine.DealLog, ruleset: Ruleset, players, seed: int) -> st
         elif code == engine.EV_VOID_SUIT:
             lines.append(f"{who} declares {'筒' if tile < SOU_START else '条'} void (定缺): {table.hand(seat)}")
         elif code == engine.EV_DECLARE:
-            lines.append(f"{who} declares 报叫 (ready, waits public): {table.hand(seat)}")
+            lines.append(f"{who} declares 报叫 (ready, waits public): {table.hand(seat)}    waits:")
+        elif code == engine.EV_WAIT:
+            lines[-1] += f" {tile_name(tile)}"
+        elif code == engine.EV_PASS:
+            lines.append(f"{who} passes {tile_name(tile)}")
+        elif code == engine.EV_DECLINE_WIN:
+            lines.append(f"{who} declines the self-drawn win on {tile_name(tile)}")
+        elif code == engine.EV_LAST_TILE:
+            lines.append(f"the last tile of the wall is drawn: {tile_name(tile)} (海底)")
         elif code in (engine.EV_PONG, engine.EV_KONG):
             table.meld(seat, MELD_PONG if code == engine.EV_PONG else MELD_KONG, tile, claimed=True)
             lines.append(f"{who} {'pongs' if code == engine.EV_PONG else 'kongs'} {tile_name(tile)}: {table.melds[seat][-1]}")

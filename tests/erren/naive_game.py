@@ -20,6 +20,7 @@ readiness come from the slow references of ``tests/kernels/naive.py``; only the 
 defined by the kernel) uses ``kernels.shanten_many``.
 """
 
+import dataclasses
 from dataclasses import dataclass, field
 
 import naive
@@ -30,16 +31,21 @@ from kernels.fan_ids import N_FANS, Fan
 from sim.core.notation import Hand, Meld, MeldKind, format_hand, tile_name
 from sim.families.scoring import ScoringError, WinContext, score
 
-# Event codes of the log, as documented by the engine (sim.erren.engine.EV_*): the log's vocabulary, not its logic.
-(
-    DEAL, DRAW, REPLACEMENT, DISCARD, READY, HEAVENLY_READY, CHOW, PONG, KONG, CONCEALED_KONG, ADDED_KONG,
-    DOUBLE, WIN_SELF_DRAWN, WIN_DISCARD, WIN_ROBBED_KONG, EXHAUSTED, BONUS, EXTRA_DRAW,
-) = range(18)
+# Event codes of the log, as documented (docs/event-logs.md: the 二人 events, in the order of their names there):
+# the log's vocabulary, not its logic. A row is (code, seat, tile, amount); a payment holds its payee in the tile
+# column, as the engine's rows do (the schema's to_seat).
 CODE_NAMES = (
     "DEAL", "DRAW", "REPLACEMENT", "DISCARD", "READY", "HEAVENLY_READY", "CHOW", "PONG", "KONG",
     "CONCEALED_KONG", "ADDED_KONG", "DOUBLE", "WIN_SELF_DRAWN", "WIN_DISCARD", "WIN_ROBBED_KONG", "EXHAUSTED",
-    "BONUS", "EXTRA_DRAW",
+    "BONUS", "EXTRA_DRAW", "EXCHANGE_GIVES", "EXCHANGE_TAKES", "PICK", "PUNG_OFFER", "PUNG_GIVES",
+    "WALL", "OUT_OF_PLAY", "LAST_TILE", "EXTRA_DRAWS", "PASS", "DECLINE_WIN", "WAIT", "CHOW_LOWEST", "PAY_WIN",
 )
+(
+    DEAL, DRAW, REPLACEMENT, DISCARD, READY, HEAVENLY_READY, CHOW, PONG, KONG, CONCEALED_KONG, ADDED_KONG,
+    DOUBLE, WIN_SELF_DRAWN, WIN_DISCARD, WIN_ROBBED_KONG, EXHAUSTED, BONUS, EXTRA_DRAW,
+    EXCHANGE_GIVES, EXCHANGE_TAKES, PICK, PUNG_OFFER, PUNG_GIVES,
+    WALL, OUT_OF_PLAY, LAST_TILE, EXTRA_DRAWS, PASS, DECLINE_WIN, WAIT, CHOW_LOWEST, PAY_WIN,
+) = range(len(CODE_NAMES))
 # How a deal ended (the record's win_type).
 WIN_TYPE_DRAW, WIN_TYPE_SELF_DRAWN, WIN_TYPE_DISCARD, WIN_TYPE_ROBBED_KONG = 0, 1, 2, 3
 
@@ -131,12 +137,22 @@ class NaiveTable:
         self.ruleset = ruleset
         self.log = log
         self.deal = int(log.record.get("deal", -1))
-        self.events = [tuple(int(value) for value in row) for row in np.asarray(log.events)]
-        self.wall = [int(tile) for tile in np.asarray(log.wall)]
+        rows = [tuple(int(value) for value in row) for row in np.asarray(log.events)]
+        # The log opens with the wall as shuffled, front first: the tiles in play, then those out of play.
+        walled = 0
+        while walled < len(rows) and rows[walled][0] in (WALL, OUT_OF_PLAY):
+            walled += 1
+        codes = [row[0] for row in rows[:walled]]
+        self.wall = [row[2] for row in rows[:walled]]
+        self.events = [row[:3] for row in rows[walled:]]
+        self.amounts = [row[3] for row in rows[walled:]]
         self.copies = tile_set_of(ruleset)  # copies of each kind in this ruleset's set of tiles
         # §7: only the first tiles_in_play tiles of the shuffled set are in play; the rest wait, in order, for
         # the extra draws. `tiles_in_play` 0 means the whole wall (erren, erren-classic).
         self.in_play = ruleset.tiles_in_play or len(self.wall)
+        self.require(codes == [WALL] * self.in_play + [OUT_OF_PLAY] * (walled - self.in_play),
+                     f"the log's wall is not {self.in_play} tiles in play then the rest out of play", -1)
+        self.require(all(row[1] == -1 for row in rows[:walled]), "a wall row with a seat", -1)
         self.position = 0  # next event row to read
         self.front = 0  # next ordinary draw
         self.back = self.in_play - 1  # next replacement draw: the back of the tiles in play
@@ -215,6 +231,7 @@ class NaiveTable:
                 self.back -= 1
             else:
                 self.front += 1
+            self.last_tile_mark(tile)
             if tile >= FIRST_FLOWER:
                 self.require(self.ruleset.flowers, f"a flower in a {self.ruleset.id} wall")
                 self.seats[seat].flowers += 1
@@ -223,6 +240,12 @@ class NaiveTable:
                 continue
             self.seats[seat].hand[tile] += 1
             return tile, source
+
+    def last_tile_mark(self, tile: int):
+        """The draw that empties the tiles in play is followed by the table's last-tile row, and no other is."""
+        if self.wall_left() == 0:
+            _, _, marked = self.take_expected((LAST_TILE,), -1, " (the wall in play is empty)")
+            self.require(marked == tile, f"the last tile marked is {tile_text(marked)}, the last drawn {tile_text(tile)}")
 
     # ------------------------------------------------------------------------------ invariants
 
@@ -492,6 +515,7 @@ class NaiveTable:
             self.require(self.may_declare_ready(other), "天听 not allowed here")
             self.require(self.is_ready(other), f"天听 on a hand that is not ready: {format_hand(self.hand_for_scoring(other, 0, False))}")
             self.declare_ready(other, heavenly=True, turn=0)
+            self.check_waits(other)
 
     def may_declare_ready(self, seat: int) -> bool:
         player = self.seats[seat]
@@ -509,16 +533,33 @@ class NaiveTable:
         Returns the discarded kind, or None when the deal ended."""
         player = self.seats[seat]
         declined = False  # 加倍 declared on this tile: no win on it any more
+        win_turned_down = False  # the log says the seat turned the win on this tile down
         while True:
             self.check_table([14 if s == seat else 13 for s in range(2)])
             row = self.peek()
             self.require(row is not None, f"the log ends while seat {seat} is on turn", len(self.events))
             code, row_seat, tile = row
+            if code == DECLINE_WIN:
+                self.take()
+                self.require(row_seat == seat and not win_turned_down, f"seat {row_seat} turns down a win on seat {seat}'s turn")
+                self.require(drawn is not None and not declined and not player.ready,
+                             "a win turned down where none was offered (no draw, 加倍 declared, or a locked hand)")
+                self.require(tile == drawn, f"the win turned down is on {tile_text(tile)}, the tile received {tile_text(drawn)}")
+                legal, _ = self.evaluate_win(seat, tile, True, self.self_draw_context(seat, tile, source))
+                self.require(legal, f"seat {seat} turns down a win on {tile_text(tile)} that it could not make")
+                win_turned_down = True
+                continue
+            if code in (CONCEALED_KONG, ADDED_KONG, DISCARD) and not player.ready and drawn is not None and not declined:
+                # the engine offers the win on the tile received to a seat whose hand it completes: a seat that
+                # plays on instead has turned it down, and the log must say so
+                legal, _ = self.evaluate_win(seat, drawn, True, self.self_draw_context(seat, drawn, source))
+                self.require(legal == win_turned_down, f"seat {seat} could win on {tile_text(drawn)} and plays on without a "
+                             "decline_win row" if legal else "a decline_win row, but no win was to be had")
             if code in (WIN_SELF_DRAWN, DOUBLE):
                 self.take()
                 self.require(row_seat == seat, f"seat {row_seat} acts on seat {seat}'s turn")
                 self.require(drawn is not None, "a self-drawn win or 加倍 without a draw (the turn began with a claim)")
-                self.require(not declined, "a second win or 加倍 on a tile already declined with 加倍")
+                self.require(not declined and not win_turned_down, "a win or 加倍 on a tile already declined")
                 self.require(tile == drawn, f"the win is on {tile_text(tile)} but the tile just received is {tile_text(drawn)}")
                 legal, result = self.evaluate_win(seat, tile, True, self.self_draw_context(seat, tile, source))
                 self.require(result is not None, f"seat {seat} claims a win on an incomplete hand: {self.hand_text(seat)}")
@@ -558,7 +599,7 @@ class NaiveTable:
                 if drawn is None:
                     self.exhausted()
                     return None
-                declined = False
+                declined = win_turned_down = False
                 continue
             if code == DISCARD:
                 self.take()
@@ -604,6 +645,24 @@ class NaiveTable:
         else:
             self.require(code == READY, "天听 is only the dealer's first discard or the non-dealer right after the deal")
         self.declare_ready(seat, heavenly, self.turn)
+        self.check_waits(seat)
+
+    def waits(self, seat: int) -> list[int]:
+        """The kinds that complete the seat's 13 tiles, of those it does not hold every copy of."""
+        n_melds = len(self.seats[seat].melds)
+        return [kind for kind in range(N_KINDS)
+                if self.seats[seat].hand[kind] < self.copies[kind] and self.is_complete(self.counts(seat, kind), n_melds)]
+
+    def check_waits(self, seat: int):
+        """A declaration is followed by one wait row per kind its hand waits on, in kind order."""
+        logged = []
+        while self.peek() is not None and self.peek()[0] == WAIT:
+            _, row_seat, tile = self.take()
+            self.require(row_seat == seat, f"seat {row_seat} lists waits of seat {seat}'s declaration")
+            logged.append(tile)
+        expected = self.waits(seat)
+        self.require(logged == expected, f"the declaration's waits are {' '.join(map(tile_text, logged)) or 'none'}, "
+                     f"the hand waits on {' '.join(map(tile_text, expected))}")
 
     def robbing_chance(self, opponent: int, tile: int) -> bool:
         """The opponent may rob the added kong (or 加倍 instead). True if the kong was robbed."""
@@ -623,9 +682,16 @@ class NaiveTable:
             self.require(self.may_double(opponent), f"加倍 beyond max_doubles {self.ruleset.max_doubles}")
             self.seats[opponent].doubles += 1
             return False
+        legal, result = self.evaluate_win(opponent, tile, False, context)
+        if row is not None and row[0] == PASS:
+            _, row_seat, row_tile = self.take()
+            self.require(row_seat == opponent and row_tile == tile, f"seat {row_seat} passes on {tile_text(row_tile)}, the "
+                         f"kong added was seat {1 - opponent}'s {tile_text(tile)}")
+            self.require(legal and not self.seats[opponent].ready, "a pass on a kong the seat could not rob, or from a locked hand")
+            return False
         if self.seats[opponent].ready:
-            legal, result = self.evaluate_win(opponent, tile, False, context)
             self.require(not legal, "a ready (locked) hand lets a robbable kong pass instead of winning or doubling", self.position)
+        self.require(not legal, f"seat {opponent} could rob the kong of {tile_text(tile)} and let it go without a pass row", self.position)
         return False
 
     # ------------------------------------------------------------------------------ the response to a discard
@@ -641,6 +707,19 @@ class NaiveTable:
         self.require(row is not None, f"the log ends after a discard with {self.wall_left()} tiles in the wall", len(self.events))
         code, row_seat, tile = row
         doubled = False
+        could_win, _ = self.evaluate_win(seat, discard, False, context)
+        had_choice = could_win or self.may_claim(seat, discard, last_discard)
+        if code == PASS:
+            self.take()
+            self.require(row_seat == seat and tile == discard, f"seat {row_seat} passes on {tile_text(tile)}, the discard "
+                         f"was seat {discarder}'s {tile_text(discard)}")
+            self.require(had_choice, f"a pass row where seat {seat} could neither claim nor win on {tile_text(discard)}")
+            row = self.peek()
+            code, row_seat, tile = row if row is not None else (None, None, None)
+            self.require(code not in (WIN_DISCARD, DOUBLE, CHOW, PONG, KONG, PASS), "an answer after the pass", self.position)
+        elif code not in (WIN_DISCARD, DOUBLE, CHOW, PONG, KONG):
+            self.require(not had_choice, f"seat {seat} could claim or win on {tile_text(discard)} and let it go without a "
+                         "pass row", self.position)
         if code in (WIN_DISCARD, DOUBLE):
             self.take()
             self.require(row_seat == seat, f"seat {row_seat} wins or doubles on its own discard")
@@ -668,8 +747,11 @@ class NaiveTable:
             self.require(not player.ready, "a claim from a locked (ready) hand")
             self.require(not last_discard, "a claim other than a win on the last discard")
             if code == CHOW:
-                # A run of three consecutive ranks in one suit: only 万 in erren and erren-classic (their tile set),
-                # any of 万, 筒 and 条 in erren-challenge (§7).
+                # The chow row holds the tile claimed, the next row the run's lowest tile. A run of three
+                # consecutive ranks in one suit: only 万 in erren and erren-classic (their tile set), any of 万, 筒
+                # and 条 in erren-challenge (§7).
+                self.require(tile == discard, f"the chow claims {tile_text(tile)}, the discard was {tile_text(discard)}")
+                _, _, tile = self.take_expected((CHOW_LOWEST,), seat, " (the chow's lowest tile)")
                 self.require(tile in SUITED and tile % 9 <= 6 and self.copies[tile] and self.copies[tile + 2], f"a chow from {tile_text(tile)} is not a run of one suit")
                 self.require(tile <= discard <= tile + 2, f"the chow from {tile_text(tile)} does not hold the discard {tile_text(discard)}")
                 for kind in (tile, tile + 1, tile + 2):
@@ -709,6 +791,19 @@ class NaiveTable:
             return None
         return seat, drawn, source
 
+    def may_claim(self, seat: int, discard: int, last_discard: bool) -> bool:
+        """Whether a chow, pong or kong of the discard is open to the seat: not on the last discard, not from a
+        locked hand, not beyond four melds, with the tiles in hand (a kong also needs a replacement left)."""
+        player = self.seats[seat]
+        if last_discard or player.ready or len(player.melds) >= 4:
+            return False
+        if player.hand[discard] >= 2:
+            return True
+        chows = [low for low in range(max(0, discard - 2), discard + 1)
+                 if low in SUITED and low % 9 <= 6 and low // 9 == discard // 9
+                 and all(player.hand[kind] > 0 for kind in (low, low + 1, low + 2) if kind != discard)]
+        return bool(chows)
+
     # ------------------------------------------------------------------------------ the end
 
     def exhausted(self):
@@ -729,6 +824,8 @@ class NaiveTable:
                          + ("nobody declared ready" if not declared else f"{self.ruleset.id} has none"), self.position)
             return False
         seat = min(declared, key=lambda number: self.seats[number].ready_turn)
+        if self.next_out_of_play < len(self.wall):
+            self.take_expected((EXTRA_DRAWS,), seat, " (the extra draws begin, for the first declared-ready seat)")
         for draw_number in range(self.ruleset.extra_draws):
             self.require(self.next_out_of_play < len(self.wall), "no out-of-play tile left for an extra draw", self.position)
             self.turn += 1  # a draw begins a turn (the record's turns: the dealer's opening, then one per draw or claim)
@@ -757,10 +854,26 @@ class NaiveTable:
         return True
 
     def finish(self):
-        self.require(self.position == len(self.events), f"{len(self.events) - self.position} rows after the end of the deal", self.position)
         if self.winner >= 0:
             self.check_win_event()
+            self.check_payment()
+        self.require(self.position == len(self.events), f"{len(self.events) - self.position} rows after the end of the deal", self.position)
         self.check_record()
+
+    def price(self) -> int:
+        """What the loser pays (docs/rules/erren-table.md; §7): the points of a win priced in points, else
+        F = (fans without flowers + the winner's flowers) x 2^(its doubles)."""
+        if is_challenge(self.ruleset):
+            return self.score.points
+        winner = self.seats[self.winner]
+        return (self.score.total_without_flowers + winner.flowers) * 2**winner.doubles
+
+    def check_payment(self):
+        """Right after the win, the loser pays the winner the win's price: one pay_win row."""
+        _, payer, payee = self.take_expected((PAY_WIN,), 1 - self.winner, " (the loser pays the winner)")
+        amount = self.amounts[self.position - 1]
+        self.require(payee == self.winner, f"the win is paid to seat {payee}, the winner is seat {self.winner}")
+        self.require(amount == self.price(), f"the log pays {amount}, the win is worth {self.price()}")
 
     def check_win_event(self):
         self.require(self.is_complete(self.winning_counts(), len(self.seats[self.winner].melds)), "the winning hand is not complete")
@@ -768,7 +881,7 @@ class NaiveTable:
             self.require(self.seats[self.winner].size() == 14, "a self-drawn winner without 14 tiles")
 
     def winning_counts(self) -> np.ndarray:
-        code, _, tile = self.events[self.position - 1]
+        code, _, tile = self.events[self.position - 1]  # the win's row, before its payment is read
         return self.counts(self.winner, None if code == WIN_SELF_DRAWN else tile)
 
     def check_record(self):
@@ -811,6 +924,16 @@ class NaiveTable:
         if not np.array_equal(fans, logged):
             differ = [f"{Fan(fan).name.lower()}: log {logged[fan]}, twin {fans[fan]}" for fan in np.flatnonzero(fans != logged)]
             self.fail("the fans differ: " + "; ".join(differ), row)
+
+
+# The rows that witness the deal beside its play (docs/event-logs.md#what-a-log-witnesses).
+WITNESS_CODES = (WALL, OUT_OF_PLAY, LAST_TILE, EXTRA_DRAWS, PASS, DECLINE_WIN, WAIT, CHOW_LOWEST, PAY_WIN)
+
+
+def played(log):
+    """The log's play alone, as (code, seat, tile) rows: what the tests' searches for situations read."""
+    keep = ~np.isin(log.events[:, 0], WITNESS_CODES)
+    return dataclasses.replace(log, events=log.events[keep, :3])
 
 
 def check_deal(ruleset, log) -> NaiveTable:

@@ -29,14 +29,18 @@ from naive_game import (
     FIRST_FLOWER,
     HEAVENLY_READY,
     KONG,
+    OUT_OF_PLAY,
     PONG,
     READY,
     REPLACEMENT,
     TILE_SET,
+    WAIT,
+    WALL,
     WIN_DISCARD,
     WIN_SELF_DRAWN,
     NaiveTable,
     check_deal,
+    played,
 )
 
 from kernels.fan_ids import Fan
@@ -333,7 +337,7 @@ def test_rare_wins_and_outcomes_replay_correctly(ruleset_id, category):
     assert deals.size, f"no deal of {category} among {len(records)} deals of {ruleset_id}, {players_text}, seed {SEARCH_SEED}"
     for deal in deals[:PER_CATEGORY]:
         table, log = checked(rules(ruleset_id), players_text, SEARCH_SEED, int(deal))
-        assert seen(table, log), f"deal {deal}: the twin does not see {category}"
+        assert seen(table, played(log)), f"deal {deal}: the twin does not see {category}"
 
 
 @pytest.mark.parametrize(("ruleset_id", "category"), EVENT_CASES)
@@ -344,7 +348,7 @@ def test_rare_actions_replay_correctly(ruleset_id, category):
     found = []
     for deal in records.columns["deal"][candidates_of(records.columns, records.fans)]:
         log = engine.replay(ruleset, seats(players_text), SEARCH_SEED, int(deal))
-        if happens(log):
+        if happens(played(log)):
             found.append(int(deal))
             if len(found) == PER_CATEGORY:
                 break
@@ -368,7 +372,7 @@ def test_a_dealer_concealed_kong_before_the_first_discard_voids_the_human_hand(r
     found = 0
     for deal in candidates:
         log = engine.replay(ruleset, seats(players_text), seed, int(deal))
-        if _dealer_kong_then(log, (WIN_DISCARD,)):
+        if _dealer_kong_then(played(log), (WIN_DISCARD,)):
             table, _ = checked(ruleset, players_text, seed, int(deal))
             assert Fan.HUMAN_HAND not in table.score.counts
             found += 1
@@ -398,7 +402,7 @@ def first_deal(ruleset_id, happens, players_text=SEARCH_PLAYERS, seed=SEARCH_SEE
     ruleset = rules(ruleset_id)
     for deal in range(limit):
         log = engine.replay(ruleset, seats(players_text), seed, deal)
-        if happens(log):
+        if happens(played(log)):
             check_deal(ruleset, log)  # the control's control: the intact log passes
             return ruleset, log
     raise AssertionError(f"no deal for the negative control among {limit}")
@@ -432,8 +436,8 @@ def _replacement_not_at_the_back(ruleset, log):
 
 
 def _dealt_tile_not_from_the_wall(ruleset, log):
-    events = log.events.copy()
-    events[5, 2] = next(kind for kind in range(34) if TILE_SET[kind] and kind != events[5, 2])
+    events, row = log.events.copy(), rows_of(log, DEAL)[5]
+    events[row, 2] = next(kind for kind in range(34) if TILE_SET[kind] and kind != events[row, 2])
     return corrupted(log, events), "dealt"
 
 
@@ -445,9 +449,9 @@ def _draw_out_of_turn(ruleset, log):
 
 
 def _wall_not_the_tile_set(ruleset, log):
-    wall = log.wall.copy()
-    wall[-1] = wall[0] if wall[0] != wall[-1] else wall[1]
-    return corrupted(log, wall=wall), "tile set"
+    events, wall = log.events.copy(), rows_of(log, WALL)
+    events[wall[-1], 2] = events[wall[0], 2] if events[wall[0], 2] != events[wall[-1], 2] else events[wall[1], 2]
+    return corrupted(log, events), "tile set"
 
 
 def _fans_differ(ruleset, log):
@@ -457,23 +461,23 @@ def _fans_differ(ruleset, log):
 
 
 def _log_ends_before_the_win(ruleset, log):
-    return corrupted(log, events=log.events[:-1].copy()), "the log ends"
+    return corrupted(log, events=log.events[:-2].copy()), "the log ends"  # without the win and its payment
 
 
 def _row_after_the_end(ruleset, log):
-    return corrupted(log, events=np.vstack([log.events, [[DISCARD, 0, 0]]]).astype(log.events.dtype)), "after the end"
+    return corrupted(log, events=np.vstack([log.events, [[DISCARD, 0, 0, 0]]]).astype(log.events.dtype)), "after the end"
 
 
 def _win_on_another_tile(ruleset, log):
-    events = log.events.copy()
-    events[-1, 2] = next(kind for kind in range(34) if TILE_SET[kind] and kind != events[-1, 2])
+    events, row = log.events.copy(), rows_of(log, WIN_SELF_DRAWN)[-1]
+    events[row, 2] = next(kind for kind in range(34) if TILE_SET[kind] and kind != events[row, 2])
     return corrupted(log, events), "the win is on"
 
 
 def _claim_on_the_last_discard(ruleset, log):
-    discard_row = len(log.events) - 2
+    discard_row = rows_of(log, DISCARD)[-1]
     seat, tile = log.events[discard_row, 1], log.events[discard_row, 2]
-    events = np.insert(log.events, discard_row + 1, [PONG, 1 - seat, tile], axis=0)
+    events = np.insert(log.events, discard_row + 1, [PONG, 1 - seat, tile, 0], axis=0)
     return corrupted(log, events), "on the last discard"
 
 
@@ -488,9 +492,10 @@ def _ready_player_passes_a_win(ruleset, log):
 
 
 def _double_without_a_win(ruleset, log):
-    row = next(index for index, (code, _, _) in enumerate(log.events) if code not in (DEAL, REPLACEMENT, HEAVENLY_READY))
+    row = next(index for index, (code, *_) in enumerate(log.events)
+               if code not in (WALL, OUT_OF_PLAY, DEAL, REPLACEMENT, HEAVENLY_READY, WAIT))
     table = table_before(ruleset, log, row)
-    events = np.insert(log.events, row, [DOUBLE, table.dealer, table.last_received], axis=0)
+    events = np.insert(log.events, row, [DOUBLE, table.dealer, table.last_received, 0], axis=0)
     return corrupted(log, events), "incomplete hand"
 
 
@@ -501,7 +506,7 @@ def _ready_on_a_hand_that_is_not_ready(ruleset, log):
         table = table_before(ruleset, log, row + 1)
         seat = log.events[row, 1]
         if not table.seats[seat].ready and not table.is_ready(seat):
-            events = np.insert(log.events, row + 1, [READY, seat, 63], axis=0)
+            events = np.insert(log.events, row + 1, [READY, seat, 63, 0], axis=0)
             return corrupted(log, events), "not ready"
     raise AssertionError("no discard leaving an unready hand")
 
@@ -514,7 +519,7 @@ def _pong_without_a_pair(ruleset, log):
         table = table_before(ruleset, log, row)
         if not table.seats[seat].ready and table.seats[seat].hand[tile] < 2:
             events = log.events.copy()
-            events[row] = [PONG, seat, tile]
+            events[row] = [PONG, seat, tile, 0]
             return corrupted(log, events), "a pong of"
     raise AssertionError("no pass on a discard without a pair")
 

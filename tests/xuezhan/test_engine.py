@@ -86,7 +86,8 @@ class LogTable:
                 self.melds[seat].append((MELD_CONCEALED_KONG, tile))
             elif code == E.EV_ADDED_KONG:
                 self.hands[seat, tile] -= 1
-                robbed = self.log.events[index + 1, 0] == E.EV_WIN_ROBBED_KONG
+                after = [code for code in self.log.events[index + 1 :, 0] if code != E.EV_PASS]  # robbers win after the passes
+                robbed = after[0] == E.EV_WIN_ROBBED_KONG
                 if not robbed:
                     self.melds[seat] = [(MELD_KONG if (c, k) == (MELD_PONG, tile) else c, k) for c, k in self.melds[seat]]
             elif code == E.EV_DECLARE:
@@ -324,6 +325,15 @@ def find_deals(ruleset, mix, condition, seed=21, n_deals=2000, limit=20, session
     return records, rows
 
 
+WITNESS_ROWS = (E.EV_PASS, E.EV_WAIT, E.EV_LAST_TILE, E.EV_DECLINE_WIN)  # choices let go, 报叫's waits, 海底
+
+
+def next_moves(log, index):
+    """The indices of the events after event `index` that are moves, the log's witness rows left out."""
+    after = np.arange(index + 1, len(log.events))
+    return after[~np.isin(log.events[after, 0], WITNESS_ROWS)]
+
+
 def payments_after(log, index, code):
     """The payments of kind `code` right after event `index` (payer, payee, amount)."""
     out = []
@@ -350,7 +360,7 @@ def test_kong_money_is_paid_at_once_by_the_players_still_in(name, n):
                 last_discard = seat
             if code not in (E.EV_KONG, E.EV_CONCEALED_KONG, E.EV_ADDED_KONG):
                 continue
-            if code == E.EV_ADDED_KONG and log.events[index + 1, 0] == E.EV_WIN_ROBBED_KONG:
+            if code == E.EV_ADDED_KONG and log.events[next_moves(log, index)[0], 0] == E.EV_WIN_ROBBED_KONG:
                 continue
             paid = payments_after(log, index, E.EV_PAY_KONG)
             others = [s for s in table.still_in() if s != seat]
@@ -390,7 +400,7 @@ def test_passed_kong_earns_no_kong_money_in_sanren_but_does_in_liangmen(liangmen
             for index, code, seat, tile, _ in table.events():
                 if code == E.EV_PONG:
                     holding[(seat, tile)] = table.hands[seat, tile] == 3 and table.wall_left > 0
-                if code == E.EV_ADDED_KONG and holding.get((seat, tile)) and log.events[index + 1, 0] != E.EV_WIN_ROBBED_KONG:
+                if code == E.EV_ADDED_KONG and holding.get((seat, tile)) and log.events[next_moves(log, index)[0], 0] != E.EV_WIN_ROBBED_KONG:
                     assert bool(payments_after(log, index, E.EV_PAY_KONG)) == pays
                     found += 1
             if found >= 3:
@@ -427,13 +437,16 @@ def test_robbing_an_added_kong_wins_for_every_robber_and_the_kong_fails(liangmen
         log = E.replay(liangmen, mix, 2, int(row))
         table = LogTable(log)
         for index, code, seat, tile, _ in table.events():
-            if code == E.EV_ADDED_KONG and log.events[index + 1, 0] == E.EV_WIN_ROBBED_KONG:
-                robber = log.events[index + 1, 1]
-                assert log.events[index + 1, 2] == tile
+            if code != E.EV_ADDED_KONG:
+                continue
+            move = next_moves(log, index)[0]
+            if log.events[move, 0] == E.EV_WIN_ROBBED_KONG:
+                robber = log.events[move, 1]
+                assert log.events[move, 2] == tile
                 assert table.complete_with(robber, tile)
-                paid = payments_after(log, index + 1, E.EV_PAY_WIN)
+                paid = payments_after(log, move, E.EV_PAY_WIN)
                 assert [(p, r) for p, r, _ in paid] == [(seat, robber)]
-                assert E.EV_PAY_KONG not in log.events[index + 1 : index + 4, 0]
+                assert E.EV_PAY_KONG not in log.events[move : move + 3, 0]
                 break
 
 
@@ -514,7 +527,7 @@ def test_a_declarer_wins_at_its_first_chance_and_otherwise_discards_what_it_draw
             if code == E.EV_DISCARD:
                 for other in table.still_in():
                     if other != seat and other in table.declared and table.complete_with(other, tile):
-                        following = log.events[index + 1 : index + 6, :2].tolist()
+                        following = log.events[next_moves(log, index)[:5], :2].tolist()
                         assert [E.EV_WIN_DISCARD, other] in following
 
 
@@ -530,7 +543,8 @@ def test_pass_pong_lock_forbids_ponging_the_passed_kind_until_the_next_action(li
             for index, code, seat, tile, _ in table.events():
                 if code == E.EV_DISCARD:
                     locks[seat].clear()
-                    nxt = log.events[index + 1] if index + 1 < len(log.events) else None
+                    moves = next_moves(log, index)
+                    nxt = log.events[moves[0]] if len(moves) else None
                     claimed = nxt is not None and nxt[0] in (E.EV_PONG, E.EV_KONG, E.EV_WIN_DISCARD)
                     for other in table.still_in():
                         if other == seat or other in table.declared or table.hands[other, tile] < 2 or len(table.melds[other]) >= 4:
@@ -561,7 +575,7 @@ def test_pass_win_lock_forbids_winning_on_a_discard_until_the_next_action(liangm
                 if code in (E.EV_DISCARD, E.EV_PONG, E.EV_KONG):
                     lock.discard(seat)
                 if code == E.EV_DISCARD:
-                    winners = {int(w) for c, w, _ in log.events[index + 1 : index + 8].tolist() if c == E.EV_WIN_DISCARD}
+                    winners = {int(w) for c, w, _ in log.events[next_moves(log, index)[:7]].tolist() if c == E.EV_WIN_DISCARD}
                     for other in table.still_in():
                         if other == seat or not table.complete_with(other, tile):
                             continue
@@ -677,7 +691,7 @@ def won_on_first_draw_before_any_meld(log, seat):
         if code in (E.EV_PONG, E.EV_KONG, E.EV_CONCEALED_KONG, E.EV_ADDED_KONG):
             return False
         if code == E.EV_DRAW and who == seat:
-            return log.events[index + 1, :2].tolist() == [E.EV_WIN_SELF_DRAWN, seat]
+            return log.events[next_moves(log, index)[0], :2].tolist() == [E.EV_WIN_SELF_DRAWN, seat]
     return False
 
 

@@ -33,13 +33,19 @@ def test_a_robbed_added_kong_leaves_the_robbed_seat_its_pong_in_the_replay(rules
     log = engine.replay(rules, players, SEED, deal)
     codes = log.events[:, 0].tolist()
     robbing = codes.index(engine.EV_WIN_ROBBED_KONG)
-    assert codes[robbing - 1] == engine.EV_ADDED_KONG  # the robbers win right on the added tile
-    _, robbed_seat, tile = log.events[robbing - 1].tolist()
+    added = robbing - 1
+    while codes[added] == engine.EV_PASS:  # those who let the rob go
+        added -= 1
+    assert codes[added] == engine.EV_ADDED_KONG  # the robbers win right on the added tile, after the passes
+    _, robbed_seat, tile = log.events[added].tolist()
     pong, kong = str(Meld(MeldKind.PONG, tile)), str(Meld(MeldKind.KONG, tile))
 
     lines = replay_report.format_deal(log, rules, players, SEED).splitlines()
     robbed_at = next(index for index, line in enumerate(lines) if " robs the kong: " in line)
-    assert lines[robbed_at - 1] == f"seat {robbed_seat} adds {tile_name(tile)} to its pong"
+    added_at = robbed_at - 1
+    while " passes " in lines[added_at]:
+        added_at -= 1
+    assert lines[added_at] == f"seat {robbed_seat} adds {tile_name(tile)} to its pong"
     after = [line for line in lines[robbed_at + 1 :] if line.startswith(f"seat {robbed_seat}") and "hand: " in line]
     assert after, "the replay shows the robbed seat's hand after the robbery"
     assert after[0].startswith(f"seat {robbed_seat}'s kong fails: it keeps its pong")

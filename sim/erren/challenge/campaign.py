@@ -15,7 +15,7 @@ from numba import njit
 from kernels.fan_ids import N_FANS
 from sim.core.random_streams import random_below, stream_state
 from sim.erren.challenge import assists
-from sim.erren.engine import MAX_EVENTS, R_POINTS, R_VIOLATION, R_WINNER, RECORD_COLUMNS, _play_deal, kernel_rules
+from sim.erren.engine import EVENT_COLUMNS, MAX_EVENTS, R_POINTS, R_VIOLATION, R_WINNER, RECORD_COLUMNS, _play_deal, kernel_rules
 from sim.erren.table import new_state, new_work
 
 # How a run left a level.
@@ -51,7 +51,7 @@ def _play_runs(seed, first_run, stride, template, rules, level_settings, level_f
     rules.settings takes each level's settings (level_settings rows) in turn."""
     state = new_state()
     wall = template.copy()
-    events = np.zeros((MAX_EVENTS, 3), np.int16)
+    events = np.zeros((MAX_EVENTS, EVENT_COLUMNS), np.int64)
     record = np.zeros(len(RECORD_COLUMNS), np.int32)
     fans = np.zeros(N_FANS, np.uint8)
     n_levels = level_figures.shape[0]

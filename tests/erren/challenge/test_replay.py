@@ -27,6 +27,7 @@ from naive_game import (
     EXTRA_DRAW,
     HEAVENLY_READY,
     KONG,
+    PAY_WIN,
     PONG,
     READY,
     REPLACEMENT,
@@ -34,6 +35,7 @@ from naive_game import (
     WIN_ROBBED_KONG,
     WIN_SELF_DRAWN,
     check_deal,
+    played,
 )
 
 from kernels.fan_ids import Fan
@@ -163,7 +165,7 @@ def test_extra_draws_switch_sets_how_many_out_of_play_tiles_are_drawn():
     candidates = records.columns["deal"][(records.columns["winner"] < 0) & _anyone_ready(records.columns)]
     for deal in candidates[:PER_CATEGORY]:
         _, log = checked("greedy,greedy", SEARCH_SEED, int(deal), ruleset=ruleset)
-        extra = [int(tile) for code, _, tile in log.events if code == EXTRA_DRAW]
+        extra = [int(tile) for code, _, tile, *_ in log.events if code == EXTRA_DRAW]
         assert extra == [int(tile) for tile in log.wall[IN_PLAY : IN_PLAY + 5]], deal
         found += 1
     assert found, "no drawn deal with a declared-ready seat among 4,000 greedy deals"
@@ -397,6 +399,7 @@ def test_first_turn_limit_hands_replay_and_score_one_limit(limit_hand):
     fan, deals = FIRST_TURN_LIMITS[limit_hand]
     for deal in deals:
         table, log = checked("greedy,greedy", FIRST_TURN_SEED, deal)
+        log = played(log)
         after_bonus = [int(code) for code in codes(log)[rows_of(log, BONUS)[-1] + 1 :]]
         dealer, other = table.dealer, 1 - table.dealer
         if fan == Fan.HEAVENLY_HAND:
@@ -419,7 +422,7 @@ def test_searched_challenge_situations_replay_correctly(situation):
     found = []
     for deal in candidates[:200]:
         table, log = checked(players_text, SEARCH_SEED, int(deal))
-        if seen(table, log):
+        if seen(table, played(log)):
             found.append(int(deal))
             if len(found) == PER_CATEGORY:
                 break
@@ -442,7 +445,7 @@ def found_deal(players_text, candidates_of, happens):
     records = search("random,random" if players_text == EAGER_PLAYERS else players_text)  # deals, for any players
     for deal in records.columns["deal"][candidates_of(records.columns, records.fans)][:300]:
         table, log = checked(players_text, SEARCH_SEED, int(deal))  # the control's control: the intact log passes
-        if happens(table, log):
+        if happens(table, played(log)):
             return log
     raise AssertionError(f"no deal for the negative control among the searched deals of {players_text}")
 
@@ -452,7 +455,13 @@ def other_kind(tile, *avoid):
 
 
 def insert(log, row, *new_rows):
-    return np.insert(log.events, row, np.array(new_rows, log.events.dtype), axis=0)
+    """The log's rows with (code, seat, tile) rows inserted at `row` (no amount: none is a payment)."""
+    return np.insert(log.events, row, np.array([[*new, 0] for new in new_rows], log.events.dtype), axis=0)
+
+
+def last_play(log):
+    """The row of the deal's last play: its win (before the payment) or the empty wall."""
+    return len(log.events) - 2 if codes(log)[-1] == PAY_WIN else len(log.events) - 1
 
 
 def _extra_draw_from_the_wrong_position(log):
@@ -477,13 +486,13 @@ def _bonus_tile_missing(log):
 
 def _extra_draw_with_nobody_ready(log):
     tile = int(log.wall[IN_PLAY])
-    return corrupted(log, insert(log, len(log.events) - 1, [EXTRA_DRAW, 0, tile], [DISCARD, 0, tile])), "nobody declared ready"
+    return corrupted(log, insert(log, last_play(log), [EXTRA_DRAW, 0, tile], [DISCARD, 0, tile])), "nobody declared ready"
 
 
 def _ordinary_draw_past_the_tiles_in_play(log):
     """The wall ends at the 71st tile: the next tile of the shuffled set is no ordinary draw."""
-    events = log.events.copy()
-    events[-1] = [DRAW, 1 - int(log.events[-2, 1]), int(log.wall[IN_PLAY])]
+    events, last = log.events.copy(), last_play(log)
+    events[last] = [DRAW, 1 - int(log.events[rows_of(log, DISCARD)[-1], 1]), int(log.wall[IN_PLAY]), 0]
     return corrupted(log, events), "expected EXHAUSTED"
 
 
@@ -496,7 +505,7 @@ def _extra_draw_by_the_second_declarer(log):
 
 def _winning_extra_draw_thrown(log):
     events = log.events.copy()
-    events[-1, 0] = DISCARD
+    events[last_play(log), 0] = DISCARD
     return corrupted(log, events), "the locked hand's extra draw wins"
 
 
@@ -520,15 +529,16 @@ def _replacement_from_the_back_of_all_136(log):
 
 
 def _chow_across_suits(log):
-    row = rows_of(log, CHOW)[0]
+    row = rows_of(log, CHOW)[0] + 1  # the chow's lowest tile
     events = log.events.copy()
     events[row, 2] = FIRST_PIN + 7  # 8筒 9筒 1条 is no run
     return corrupted(log, events), "not a run of one suit"
 
 
 def _double_in_a_game_without_it(log):
-    seat, tile = int(log.events[-1, 1]), int(log.events[-1, 2])
-    return corrupted(log, insert(log, len(log.events) - 1, [DOUBLE, seat, tile])), "max_doubles"
+    win = last_play(log)
+    seat, tile = int(log.events[win, 1]), int(log.events[win, 2])
+    return corrupted(log, insert(log, win, [DOUBLE, seat, tile])), "max_doubles"
 
 
 def _plain_ready_logged_as_heavenly(log):
