@@ -57,6 +57,7 @@ SUITED = range(27)  # 万, 筒 and 条
 HONOURS = range(27, 34)
 TERMINALS_AND_HONOURS = (0, 8, 9, 17, 18, 26, *HONOURS)  # the thirteen kinds of 十三幺
 DEALT_TO_DEALER, DEALT_TO_OTHER = 14, 13
+ASSISTED_SEAT = 0  # §7's assists are the player's, seat 0
 TILE_SET = [4 if (kind in WAN or kind in HONOURS) else 0 for kind in range(N_KINDS)]  # copies of each kind, 二人 (§1)
 FULL_TILE_SET = [4] * N_KINDS  # erren-challenge: all 136 suit and honour tiles (§7)
 
@@ -444,6 +445,7 @@ class NaiveTable:
             self.exhausted()
             return
         self.turn_bonus_tiles()
+        self.start_exchange()
         for seat in range(2):
             size = DEALT_TO_DEALER if seat == self.dealer else DEALT_TO_OTHER
             self.initial_hands[seat] = list(self.seats[seat].hand)
@@ -504,6 +506,59 @@ class NaiveTable:
             self.bonus.append(tile)
             self.back -= 1
         self.require(self.peek() is None or self.peek()[0] != BONUS, f"more than the {self.ruleset.bonus_tiles} bonus tiles of {self.ruleset.id}", self.position)
+
+    # ------------------------------------------------------------------------------ §7's assists (004's 闯关 levels)
+    # The system's offers to the player (seat 0), each a swap of tiles between its hand and the wall or the
+    # out-of-play tiles, by the policy of docs/rules/erren-challenge.md ("Levels and assists"); their rows say
+    # which tiles moved, the rules say from where.
+
+    def copy_position(self, kind: int) -> int:
+        """Where the copy of `kind` an assist hands over lies: the out-of-play tiles from their far end, then the
+        live wall from its back; -1 if nowhere."""
+        for position in [*range(len(self.wall) - 1, self.next_out_of_play - 1, -1), *range(self.back, self.front - 1, -1)]:
+            if self.wall[position] == kind:
+                return position
+        return -1
+
+    def start_exchange(self):
+        """起始换牌: each tile given for the next out-of-play tile, which leaves them; the tile given goes to their end."""
+        received = None
+        while self.peek() is not None and self.peek()[0] == EXCHANGE_GIVES:
+            _, seat, given = self.take()
+            self.require(self.ruleset.start_exchange and seat == ASSISTED_SEAT, "起始换牌 where the ruleset has none, or not the player's")
+            self.require(self.seats[seat].hand[given] == 1, f"起始换牌 gives {tile_text(given)}, not a single tile of the hand")
+            _, _, received = self.take_expected((EXCHANGE_TAKES,), seat, " (the tile the exchange gives back)")
+            self.require(self.next_out_of_play < len(self.wall) and received == self.wall[self.next_out_of_play],
+                         f"起始换牌 gives back {tile_text(received)}, not the next out-of-play tile")
+            self.wall.pop(self.next_out_of_play)
+            self.wall.append(given)
+            self.seats[seat].hand[given] -= 1
+            self.seats[seat].hand[received] += 1
+        if received is not None and self.dealer == ASSISTED_SEAT and self.seats[self.dealer].hand[self.last_received] == 0:
+            self.last_received = received  # the tile a 天胡 would be won on is one the dealer holds
+
+    def draw_assists(self, seat: int):
+        """换刻子, then 搓牌, before the player's draw from the wall."""
+        player = self.seats[seat]
+        if self.peek() is not None and self.peek()[0] == PUNG_OFFER:
+            _, _, offered = self.take()
+            self.require(self.ruleset.pung_offer_chance > 0 and not player.ready, "换刻子 where the ruleset has none, or to a locked hand")
+            given = []
+            while len(given) < 3 and self.peek() is not None and self.peek()[0] == PUNG_GIVES:
+                given.append(self.take()[2])
+            self.require(len(given) in (0, 3), f"换刻子 takes {len(given)} tiles for three of a kind")
+            for kind in given:
+                position = self.copy_position(offered)
+                self.require(position >= 0 and player.hand[kind] > 0, f"换刻子 of {tile_text(offered)} for {tile_text(kind)}: no copy left, or not held")
+                self.wall[position] = kind
+                player.hand[kind] -= 1
+                player.hand[offered] += 1
+        if self.peek() is not None and self.peek()[0] == PICK:
+            _, _, kind = self.take()
+            position = self.copy_position(kind)
+            self.require(self.ruleset.pick_chance > 0 and self.wall_left() > 0 and position >= 0,
+                         f"搓牌 of {tile_text(kind)} where the ruleset has none, the wall is empty or no copy is left")
+            self.wall[self.front], self.wall[position] = self.wall[position], self.wall[self.front]
 
     def non_dealer_heavenly_ready(self):
         if self.ruleset.non_dealer_heavenly_ready == "first_draw":
@@ -781,6 +836,9 @@ class NaiveTable:
         if last_discard:
             self.exhausted()
             return None
+        if seat == ASSISTED_SEAT:
+            self.draw_assists(seat)
+            code = self.peek()[0] if self.peek() is not None else None
         self.require(code == DRAW, f"expected seat {seat} to draw after the discard, found {code_name(code)}", self.position)
         self.turn += 1
         if seat != self.dealer:

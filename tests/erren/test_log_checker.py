@@ -2,8 +2,8 @@
 log alone on the slow twin (tests/erren/log_checker.py), and the checker reports each kind of planted fault.
 
 The runs cover the three 二人 rulesets, players that pass, claim, double and decline oddly (random) beside those
-that plan (value, defensive) and the strongest (ev), and a run in sessions; a few hundred deals each keep this
-file to some 30 s once the engines are compiled.
+that plan (value, defensive) and the strongest (ev), a run in sessions, and erren-challenge with the assists of
+its levels on; a few hundred deals each keep this file to some 30 s once the engines are compiled.
 """
 
 import dataclasses
@@ -17,9 +17,13 @@ from naive_game import (
     DECLINE_WIN,
     DISCARD,
     DRAW,
+    EXCHANGE_GIVES,
+    EXCHANGE_TAKES,
     LAST_TILE,
     PASS,
     PAY_WIN,
+    PICK,
+    PUNG_GIVES,
     REPLACEMENT,
     WAIT,
     WALL,
@@ -142,3 +146,51 @@ def test_an_invented_pass_is_reported(sample):
                     if "pass row where" in str(error):
                         return
     pytest.fail("no invented pass was reported as one")
+
+
+# ------------------------------------------------------------------------------------- 004's assists
+
+ASSISTED = {"start_exchange": True, "pick_chance": 0.3, "pung_offer_chance": 0.2}
+
+
+@functools.cache
+def assisted_logs():
+    """Deals of erren-challenge with the three assists of its levels on (as `mjsim challenge` plays them)."""
+    from sim.erren import engine
+
+    ruleset = dataclasses.replace(load_ruleset("erren-challenge"), **ASSISTED)
+    players = engine.Players.parse("greedy,random")
+    return ruleset, [engine.replay(ruleset, players, 9, deal) for deal in range(150)]
+
+
+def test_deals_with_the_assists_rebuild_from_their_logs():
+    """起始换牌, 换刻子 and 搓牌 move tiles between the player's hand and the wall; their rows and the rules say how."""
+    ruleset, logs = assisted_logs()
+    seen = set()
+    for log in logs:
+        check_deal(ruleset, log)
+        seen |= set(log.events[:, 0].tolist()) & {EXCHANGE_GIVES, PICK, PUNG_GIVES}
+    assert seen == {EXCHANGE_GIVES, PICK, PUNG_GIVES}
+
+
+ASSIST_FAULTS = {
+    "a picked kind that is not the next draw": lambda rows: _change(rows, PICK, 2, lambda kind: (kind + 1) % 34),
+    "an exchange that gives back another tile": lambda rows: _change(rows, EXCHANGE_TAKES, 2, lambda kind: (kind + 1) % 34),
+    "an offer of three answered with two": lambda rows: _drop(rows, PUNG_GIVES),
+}
+
+
+@pytest.mark.parametrize("fault", ASSIST_FAULTS)
+def test_the_checker_reports_a_planted_fault_in_an_assist(fault):
+    ruleset, logs = assisted_logs()
+    planted = 0
+    for log in logs:
+        rows = ASSIST_FAULTS[fault](log.events)
+        if rows is None:
+            continue
+        with pytest.raises(AssertionError, match=f"deal {log.record['deal']}"):
+            check_deal(ruleset, dataclasses.replace(log, events=rows))
+        planted += 1
+        if planted == 5:
+            break
+    assert planted
