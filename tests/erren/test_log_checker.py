@@ -1,5 +1,5 @@
 """Logs that witness their deals (docs/event-logs.md#what-a-log-witnesses): every logged 二人 deal rebuilds from its
-log alone on the slow twin (tests/erren/log_checker.py), and the checker reports each kind of planted fault.
+log alone on the slow twin (tests/erren/erren_log_checker.py), and the checker reports each kind of planted fault.
 
 The runs cover the three 二人 rulesets, players that pass, claim, double and decline oddly (random) beside those
 that plan (value, defensive) and the strongest (ev), a run in sessions, and erren-challenge with the assists of
@@ -11,7 +11,7 @@ import functools
 
 import numpy as np
 import pytest
-from log_checker import check_logged_run, logged_rows, record_of
+from erren_log_checker import check_logged_run, logged_rows, record_of
 from naive_game import (
     CHOW_LOWEST,
     DECLINE_WIN,

@@ -1,4 +1,4 @@
-"""A 血战 run's event logs witness every deal: the independent checker (tests/xuezhan/log_checker.py), which
+"""A 血战 run's event logs witness every deal: the independent checker (tests/xuezhan/xuezhan_log_checker.py), which
 reads only the logs, the ruleset and (to compare) the records, finds no disagreement in runs of every 血战
 table with each built-in heuristic, 换三张 and 定缺 switched on too; and it reports each fault planted in a
 log: a drawn tile, a discard, a payment, a dropped pass, a wait, a wall tile, the last tile's place."""
@@ -6,7 +6,7 @@ log: a drawn tile, a discard, a payment, a dropped pass, a wait, a wall tile, th
 import numpy as np
 import pandas as pd
 import pytest
-from log_checker import check_events, check_run
+from xuezhan_log_checker import check_events, check_run
 
 from sim.core import run_records
 from sim.core.ruleset import RULESET_DIR, load_ruleset

@@ -794,10 +794,10 @@ def check_run(directory: Path) -> list[str]:
 
 
 def main(argv=None) -> int:
-    """`python tests/xuezhan/log_checker.py RUN_DIR`: every disagreement, one a line; status 1 if any."""
+    """`python tests/xuezhan/xuezhan_log_checker.py RUN_DIR`: every disagreement, one a line; status 1 if any."""
     arguments = sys.argv[1:] if argv is None else argv
     if len(arguments) != 1:
-        print("usage: python tests/xuezhan/log_checker.py RUN_DIR", file=sys.stderr)
+        print("usage: python tests/xuezhan/xuezhan_log_checker.py RUN_DIR", file=sys.stderr)
         return 2
     problems = check_run(Path(arguments[0]))
     for problem in problems:
