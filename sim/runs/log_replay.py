@@ -149,8 +149,8 @@ class _DealAnswers:
             seat, tile, turn = seats[row], tiles[row], turns[row]
             if name in ANSWERS:
                 decision, code = ANSWERS[name]
-                if name == "chow":  # the chow row holds the tile claimed; the next, the meld's lowest tile
-                    tile = tiles[row + 1]
+                if name == "chow" and row + 1 < len(names) and names[row + 1] == "chow_lowest":
+                    tile = tiles[row + 1]  # the row holds the tile claimed (in older logs, the lowest tile itself)
                 if decision is None:
                     decision = _pass_decision(row, names) if name == "pass" else _double_decision(row, 0, seats, names)
                 if code == DISCARD and row + 1 < len(names) and names[row + 1] in READY_EVENTS and seats[row + 1] == seat:
