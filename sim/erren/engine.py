@@ -239,9 +239,9 @@ EVENT_NAMES += (
     "pays the win",
 )
 assert len(EVENT_NAMES) == EV_PAY_WIN + 1
-# The most rows a deal logs: its wall (136 tiles at most), then events. A longer deal keeps its first rows
-# and the validating mode reports it (LOG_OVERFLOW); the largest seen in 100,000 deals of each ruleset and
-# lineup is in docs/event-logs.md.
+# The most rows a deal logs: its wall (136 tiles at most), then events. The longest deal in 2,000 logged deals
+# of each 二人 ruleset with random, greedy, value, defensive and ev seats logged 283 rows (erren-challenge).
+# A longer deal keeps its first rows and the validating mode reports it (LOG_OVERFLOW).
 MAX_EVENTS = 800
 MAX_DOUBLES_PRICED = 52  # (fan total + flowers) x 2^doubles is an exact int64 up to here
 UNPRICED = -1  # a win's price past MAX_DOUBLES_PRICED: logging refuses such a deal (sim.erren.event_log)
