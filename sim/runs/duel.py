@@ -85,12 +85,13 @@ def duel_memory(deals: int) -> int:
     return deals * BYTES_PER_WALL + CHUNK * 4096
 
 
-def _chunks(family, ruleset, players, seed: int, deals: int):
-    """(first wall, record columns) of the walls, played a chunk at a time: Ctrl-C stops a long duel within
-    seconds, and only a chunk's records are held at once; each deal depends only on (seed, deal), so the
-    records are the same as in one piece (money needs no fan columns)."""
-    for first in range(0, deals, CHUNK):
-        yield first, pd.DataFrame(family.engine.play(ruleset, players, seed, min(CHUNK, deals - first), first).columns)
+def _chunks(family, ruleset, players, seed: int, start: int, count: int):
+    """(offset from `start`, record columns) of walls `start` .. `start + count - 1`, played a chunk at a
+    time: Ctrl-C stops a long duel within seconds, and only a chunk's records are held at once; each deal
+    depends only on (seed, deal), so the records are the same as in one piece (money needs no fan columns)."""
+    for offset in range(0, count, CHUNK):
+        records = family.engine.play(ruleset, players, seed, min(CHUNK, count - offset), start + offset).columns
+        yield offset, pd.DataFrame(records)
 
 
 LINEUPS = ("alternate", "one")
@@ -104,47 +105,81 @@ def seating(seats: int, rotation: int, lineup: str = "alternate") -> list[int]:
     return [(seat + rotation) % seats % 2 for seat in range(seats)]
 
 
-def duel(ruleset: Ruleset, first: str, second: str, deals: int, seed: int, room: Room, seats: int | None = None,
-         lineup: str = "alternate") -> DuelResult:
+@dataclass
+class Walls:
+    """Two players' results on the duplicate walls `start` .. `start + count - 1`, each wall played once per
+    rotation of the seating (``seating``). Each wall depends only on (seed, wall), so the walls of a match
+    played in batches are the walls of the same match played at once."""
+    start: int
+    money: np.ndarray  # (seatings, 2, walls): each player's money summed over the seats it held in a seating
+    wins: np.ndarray  # (seatings, 2, walls) int8: the seats each player won the wall from
+    slots: np.ndarray  # (2,): seats each player held per wall, over the seatings
+    luck: np.ndarray | None = None  # (walls, features): luck measured on each wall (sim.core.control_variates), or None
+
+    @property
+    def count(self) -> int:
+        return self.money.shape[2]
+
+    def per_seat(self) -> np.ndarray:
+        """(2, walls): each player's money per seat and deal on each wall, over all seatings."""
+        return self.money.sum(axis=0) / self.slots[:, None]
+
+    def difference(self) -> np.ndarray:
+        """(walls,): the first player's money per seat and deal less the second's, wall by wall: independent
+        from wall to wall, so their mean, its standard error and z are a duel's verdict."""
+        per_seat = self.per_seat()
+        return per_seat[0] - per_seat[1]
+
+
+def play_walls(ruleset: Ruleset, first: str, second: str, seed: int, start: int, count: int, room: Room,
+               seats: int | None = None, lineup: str = "alternate") -> Walls:
+    """Play walls `start` .. `start + count - 1` once per rotation of the seating of `first` and `second`."""
     if lineup not in LINEUPS:
         raise ValueError(f"a lineup is one of {', '.join(LINEUPS)}, not {lineup!r}")
     family = family_of(ruleset)
     seats = seats or ruleset.players[0]
     texts = (first, second)
-    names = tuple(family.player_name(text) for text in texts)
-    # seating_money[r, h]: heuristic h's money summed over the seats it held in rotation r, per wall
-    seating_money = np.zeros((seats, 2, deals))
-    seating_wins = np.zeros((seats, 2, deals), dtype=np.int8)
-    slots = np.zeros(2)  # seats held per wall, over the rotations
+    money = np.zeros((seats, 2, count))
+    wins = np.zeros((seats, 2, count), dtype=np.int8)
+    slots = np.zeros(2)
     for rotation in range(seats):
         sitting = seating(seats, rotation, lineup)
         players = family.parse_players([texts[player] for player in sitting], seats)
         try:
-            for first, records in _chunks(family, ruleset, players, seed, deals):
+            for offset, records in _chunks(family, ruleset, players, seed, start, count):
                 changes = family.money.seat_changes(records, room)
                 won = family.money.seat_wins(records)
                 for seat, player in enumerate(sitting):
-                    seating_money[rotation, player, first:first + len(records)] += changes[:, seat]
-                    seating_wins[rotation, player, first:first + len(records)] += won[:, seat]
+                    money[rotation, player, offset:offset + len(records)] += changes[:, seat]
+                    wins[rotation, player, offset:offset + len(records)] += won[:, seat]
         finally:
             players.close()
         for player in sitting:
             slots[player] += 1
-    per_slot = seating_money.sum(axis=0) / slots[:, None]
-    wins = seating_wins.sum(axis=(0, 2), dtype=np.float64)
-    seat_deals = slots * deals
+    return Walls(start, money, wins, slots)
+
+
+def duel(ruleset: Ruleset, first: str, second: str, deals: int, seed: int, room: Room, seats: int | None = None,
+         lineup: str = "alternate") -> DuelResult:
+    family = family_of(ruleset)
+    names = tuple(family.player_name(text) for text in (first, second))
+    walls = play_walls(ruleset, first, second, seed, 0, deals, room, seats, lineup)
+    seats = walls.money.shape[0]
+    per_slot = walls.per_seat()
+    wins = walls.wins.sum(axis=(0, 2), dtype=np.float64)
+    seat_deals = walls.slots * deals
     win_interval = np.column_stack(wilson_interval(wins, seat_deals))
     mean = per_slot.mean(axis=1)
     spread = per_slot.std(axis=1, ddof=1) / math.sqrt(deals) if deals > 1 else np.full(2, np.nan)
     mean_interval = np.column_stack([mean - Z_95 * spread, mean + Z_95 * spread])
-    differences = per_slot[0] - per_slot[1]
+    differences = walls.difference()
     difference = float(differences.mean())
     error = float(differences.std(ddof=1) / math.sqrt(deals)) if deals > 1 else math.nan
     z = difference / error if error > 0 else (0.0 if difference == 0 else math.copysign(math.inf, difference))
     p_value = math.erfc(abs(z) / math.sqrt(2))
     return DuelResult(
         names, deals, seats, seat_deals.astype(int), wins / seat_deals, win_interval, mean, mean_interval, difference,
-        (difference - Z_95 * error, difference + Z_95 * error), z, p_value, lineup, seating_money, seating_wins,
+        (difference - Z_95 * error, difference + Z_95 * error), z, p_value, lineup, walls.money, walls.wins,
     )
 
 
