@@ -441,91 +441,11 @@ def economics(
     csv: Annotated[Path | None, typer.Option(help="Also write the table as CSV here (a per-player table beside it as <stem>.by-player.csv).")] = None,
 ):
     """House take, wins that lose money, drift, volatility, risk of ruin and how long a bankroll lasts per room (or stake x fee grid) and purse; or, with --solve fee, each room's largest fee that meets a target."""
-    from sim.commands import economics_text as text
-    from sim.commands.economics import (
-        Study,
-        check_options,
-        economics_of_run,
-        fee_curves,
-        progress_total,
-        room_tables,
-        scenario_name,
-        scenario_path,
-        solve_fees,
-    )
-    from sim.core.progress import progress_bar
+    from sim.commands.economics import Study, run_economics
 
     study = Study(rooms, tuple(stake) if stake else None, tuple(fee) if fee else None,
                   tuple(bankroll) if bankroll else None, horizon, players, block, seed, target, replicates)
-    check_options(study, solve, name)
-    if plot:  # matplotlib missing: one error line before any work
-        from analysis.plots import check_plotting
-
-        try:
-            check_plotting()
-        except RuntimeError as error:
-            raise UserError(str(error)) from None
-    scenario = name or scenario_name(study)
-    run = economics_of_run(run_dir, study)
-    currency = run.currency
-    with progress_bar(f"economics {scenario}", progress_total(run, study)) as advance:
-        if solve is not None:
-            solution, path = solve_fees(run, study, scenario, progress=advance)
-            tables = {"fee_solution": (solution, path)}
-        else:
-            tables = room_tables(run, study, scenario, progress=advance)
-    written = [path for _, path in tables.values()]
-    main_name = next(iter(tables))
-    if csv is not None:
-        config = run.metadata(study, scenario, main_name)
-        written.append(text.write_csv(tables[main_name][0], csv, config))
-        if "by_player" in tables:
-            written.append(text.write_csv(tables["by_player"][0], csv.with_name(f"{csv.stem}.by-player.csv"),
-                                          run.metadata(study, scenario, "by_player")))
-    if plot:
-        from analysis.plots import plot_beans, plot_fee_curves
-
-        largest = {}
-        if solve is not None:  # the charts reach twice each room's largest solved fee
-            largest = tables["fee_solution"][0].groupby("room")["fee"].max().to_dict()
-        curves = fee_curves(run, study, largest)
-        written += plot_fee_curves(curves, parsed_target(target), scenario_path(run_dir, scenario, ""), run.currency)
-        written.append(plot_beans(run.records, run.rooms, scenario_path(run_dir, scenario, ".beans.png"), run.money))
-    if as_json:
-        typer.echo(text.as_json(scenario, study.settings(), {key: table for key, (table, _) in tables.items()}, written))
-        return
-    typer.echo(f"scenario {scenario} of {run_dir}")
-    typer.echo(text.purse_line(study.chosen_purses, horizon, players, block, seed, currency))
-    if solve is not None:
-        typer.echo(f"the largest whole fee (beans a deal, each player) meeting {parsed_target(target)} in each room and purse, "
-                   f"and the room at that fee")
-        typer.echo(text.solution_text(tables["fee_solution"][0], horizon))
-        typer.echo(text.legend(["purse", "house share", "ruined", "median deals to ruin", "mean deals played",
-                                "house take per bankroll"], text.SOLVER_LEGEND))
-    else:
-        typer.echo(text.rooms_text(tables["rooms"][0], currency))
-        if "by_player" in tables:
-            typer.echo("\nper player: a bankroll that always plays as that player (blocks from its seats only)")
-            table = tables["by_player"][0]
-            short = {player: player.split(":")[0] for player in run.config.players}
-            if len(set(short.values())) == len(short):
-                table = table.assign(player=table["player"].map(short))
-            typer.echo(text.players_text(table, currency))
-        typer.echo(text.legend(["beans moved", "house share", "wins losing money", "drift", "volatility", "purse", "ruined",
-                                "median deals to ruin", "mean deals played", "house take per bankroll"]))
-    typer.echo("wrote " + ", ".join(str(path) for path in written))
-
-
-def parsed_target(target: str | None):
-    """The solver's target (one `error:` line if it does not parse); None without one."""
-    from analysis.fee_solver import TargetError, parse_target
-
-    if target is None:
-        return None
-    try:
-        return parse_target(target)
-    except TargetError as error:
-        raise UserError(str(error)) from None
+    typer.echo(run_economics(run_dir, study, solve, name, plot, as_json, csv), nl=False)
 
 
 @app.command()

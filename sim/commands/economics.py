@@ -4,6 +4,7 @@ per room, purse and player (analysis.economics), or each room's largest fee that
 (``scenario_name``), with the run's configuration and the study's settings.
 """
 
+import json
 import re
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
@@ -239,3 +240,103 @@ def check_options(study: Study, solve: str | None, name: str | None) -> None:
         except TargetError as error:
             raise UserError(str(error)) from None
     check_name(name)
+
+
+def parsed_target(target: str | None):
+    """The solver's target (one `error:` line if it does not parse); None without one."""
+    if target is None:
+        return None
+    try:
+        return parse_target(target)
+    except TargetError as error:
+        raise UserError(str(error)) from None
+
+
+def csv_paths(csv: Path) -> tuple[Path, Path]:
+    """`--csv FILE`: the main table's file and the per-player table's beside it."""
+    return csv, csv.with_name(f"{csv.stem}.by-player.csv")
+
+
+def check_csv_output(csv: Path) -> None:
+    """`--csv FILE`: a new file, or one `--csv` wrote before (replaced); anything else there is refused before any
+    work, so that economics never writes over a file that is not its own table."""
+    for path in csv_paths(csv):
+        if path.is_dir():
+            raise UserError(f"--csv {csv}: {path} is a directory; give a file path")
+        if not path.exists():
+            continue
+        try:
+            with path.open(encoding="utf-8") as file:
+                first = file.readline()
+            config = json.loads(first.removeprefix("# mjsim.config:")) if first.startswith("# mjsim.config:") else {}
+        except (OSError, UnicodeDecodeError, ValueError):
+            config = {}
+        if not isinstance(config, dict) or "economics_scenario" not in config:
+            raise UserError(f"--csv {csv}: {path} exists and is not a table written by mjsim economics --csv; give another path")
+
+
+def run_economics(run_dir: Path, study: Study, solve: str | None, name: str | None, plot: bool, as_json: bool,
+                  csv: Path | None) -> str:
+    """What `mjsim economics` does and prints: the scenario's tables (or the fee solution) written under the run's
+    economics directory, with `csv` a CSV copy and with `plot` the charts; its text or JSON returned."""
+    from sim.commands import economics_text as text
+    from sim.core.progress import progress_bar
+
+    check_options(study, solve, name)
+    if csv is not None:
+        check_csv_output(csv)
+    if plot:  # matplotlib missing: one error line before any work
+        from analysis.plots import check_plotting
+
+        try:
+            check_plotting()
+        except RuntimeError as error:
+            raise UserError(str(error)) from None
+    scenario = name or scenario_name(study)
+    run = economics_of_run(run_dir, study)
+    currency = run.currency
+    with progress_bar(f"economics {scenario}", progress_total(run, study)) as advance:
+        if solve is not None:
+            solution, path = solve_fees(run, study, scenario, progress=advance)
+            tables = {"fee_solution": (solution, path)}
+        else:
+            tables = room_tables(run, study, scenario, progress=advance)
+    written = [path for _, path in tables.values()]
+    main_name = next(iter(tables))
+    if csv is not None:
+        main_csv, player_csv = csv_paths(csv)
+        written.append(text.write_csv(tables[main_name][0], main_csv, run.metadata(study, scenario, main_name)))
+        if "by_player" in tables:
+            written.append(text.write_csv(tables["by_player"][0], player_csv, run.metadata(study, scenario, "by_player")))
+    if plot:
+        from analysis.plots import plot_beans, plot_fee_curves
+
+        largest = {}
+        if solve is not None:  # the charts reach twice each room's largest solved fee
+            largest = tables["fee_solution"][0].groupby("room")["fee"].max().to_dict()
+        curves = fee_curves(run, study, largest)
+        written += plot_fee_curves(curves, parsed_target(study.target), scenario_path(run_dir, scenario, ""), currency)
+        written.append(plot_beans(run.records, run.rooms, scenario_path(run_dir, scenario, ".beans.png"), run.money))
+    if as_json:
+        return text.as_json(scenario, study.settings(), {key: table for key, (table, _) in tables.items()}, written) + "\n"
+    lines = [f"scenario {scenario} of {run_dir}",
+             text.purse_line(study.chosen_purses, study.horizon, study.players, study.block, study.seed, currency)]
+    if solve is not None:
+        lines += [f"the largest whole fee (beans a deal, each player) meeting {parsed_target(study.target)} in each room and "
+                  f"purse, and the room at that fee",
+                  text.solution_text(tables["fee_solution"][0], study.horizon),
+                  text.legend(["purse", "house share", "ruined", "median deals to ruin", "mean deals played",
+                               "house take per bankroll"], text.SOLVER_LEGEND)]
+    else:
+        lines.append(text.rooms_text(tables["rooms"][0], currency))
+        if "by_player" in tables:
+            lines.append("\nper player: a bankroll that always plays as that player (blocks from its seats only)")
+            table = tables["by_player"][0]
+            short = {player: player.split(":")[0] for player in run.config.players}
+            if len(set(short.values())) == len(short):
+                table = table.assign(player=table["player"].map(short))
+            lines.append(text.players_text(table, currency))
+        lines.append(text.legend(["beans moved", "house share", "wins losing money", "drift", "volatility", "purse", "ruined",
+                                  "median deals to ruin", "mean deals played", "house take per bankroll"]))
+    lines.append("wrote " + ", ".join(str(path) for path in written))
+    return "".join(line + "\n" for line in lines)

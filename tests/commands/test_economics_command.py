@@ -91,6 +91,19 @@ def test_json_and_csv_carry_the_tables(mjsim, tmp_path, greedy_run):
     assert json.loads(csv.read_text().splitlines()[0].removeprefix("# mjsim.config: "))["resampling_seed"] == 0
 
 
+def test_csv_replaces_its_own_table_and_refuses_any_other_file(mjsim, tmp_path, greedy_run):
+    """--csv writes over a table an earlier --csv wrote, and over nothing else: a user's file is left as it was."""
+    csv = tmp_path / "rooms.csv"
+    for _ in range(2):
+        code, _, err = mjsim("economics", str(greedy_run), "--bankroll", "300", *SMALL, "--csv", str(csv))
+        assert code == 0, err
+    precious = tmp_path / "precious.csv"
+    precious.write_text("room,beans\n新手场,1\n", encoding="utf-8")
+    code, out, err = mjsim("economics", str(greedy_run), "--bankroll", "300", *SMALL, "--csv", str(precious))
+    assert code == 2 and "is not a table written by mjsim economics --csv" in err and out == ""
+    assert precious.read_text(encoding="utf-8") == "room,beans\n新手场,1\n"
+
+
 def test_the_solved_fee_checks_out_at_the_printed_seed_and_one_bean_more_does_not(mjsim, greedy_run):
     """What a user does to check a solved fee: the same purse and seed, --fee F, in the one room."""
     code, out, _ = mjsim("economics", str(greedy_run), "--rooms", "app", "--bankroll", "1000", "--solve", "fee", "--target",

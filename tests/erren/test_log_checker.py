@@ -114,21 +114,27 @@ FAULTS = {
 }
 
 
-@pytest.mark.parametrize("fault", FAULTS)
-def test_the_checker_reports_a_planted_fault(sample, fault):
-    ruleset, logs = sample
+def _plant(ruleset, logs, fault, deals=5):
+    """Plant `fault` in the first `deals` logs that have a row for it, each first checked sound as logged, and
+    require the checker to report each planted deal by its number; returns how many were planted."""
     planted = 0
     for log in logs:
-        check_deal(ruleset, log)  # the deal as logged is sound
-        rows = FAULTS[fault](log.events)
+        check_deal(ruleset, log)
+        rows = fault(log.events)
         if rows is None:
             continue
         with pytest.raises(AssertionError, match=f"deal {log.record['deal']}"):
             check_deal(ruleset, dataclasses.replace(log, events=rows))
         planted += 1
-        if planted == 5:
+        if planted == deals:
             break
-    assert planted, f"no deal of the sample has a row to plant {fault!r} in"
+    return planted
+
+
+@pytest.mark.parametrize("fault", FAULTS)
+def test_the_checker_reports_a_planted_fault(sample, fault):
+    ruleset, logs = sample
+    assert _plant(ruleset, logs, FAULTS[fault]), f"no deal of the sample has a row to plant {fault!r} in"
 
 
 def test_an_invented_pass_is_reported(sample):
@@ -183,14 +189,4 @@ ASSIST_FAULTS = {
 @pytest.mark.parametrize("fault", ASSIST_FAULTS)
 def test_the_checker_reports_a_planted_fault_in_an_assist(fault):
     ruleset, logs = assisted_logs()
-    planted = 0
-    for log in logs:
-        rows = ASSIST_FAULTS[fault](log.events)
-        if rows is None:
-            continue
-        with pytest.raises(AssertionError, match=f"deal {log.record['deal']}"):
-            check_deal(ruleset, dataclasses.replace(log, events=rows))
-        planted += 1
-        if planted == 5:
-            break
-    assert planted
+    assert _plant(ruleset, logs, ASSIST_FAULTS[fault]), f"no assisted deal has a row to plant {fault!r} in"

@@ -95,27 +95,29 @@ def another_tile(tile):
     return "5p" if tile != "5p" else "6s"
 
 
-def assert_caught(problems, deal):
+def _plant(logged, row, **change):
+    """Plant `change` at event row `row` and require one problem, naming that row's deal."""
+    problems, deal = planted(logged, row, **change), logged[0].loc[row, "deal"]
     assert len(problems) == 1 and problems[0].startswith(f"deal {deal}"), problems
 
 
 def test_a_drawn_tile_changed_is_caught(logged):
     events = logged[0]
     row = rows_of(events, "draw")[100]
-    assert_caught(planted(logged, row, tile=another_tile(events.loc[row, "tile"])), events.loc[row, "deal"])
+    _plant(logged, row, tile=another_tile(events.loc[row, "tile"]))
 
 
 def test_a_discard_changed_is_caught(logged):
     events = logged[0]
     row = rows_of(events, "discard")[200]
-    assert_caught(planted(logged, row, tile=another_tile(events.loc[row, "tile"])), events.loc[row, "deal"])
+    _plant(logged, row, tile=another_tile(events.loc[row, "tile"]))
 
 
 @pytest.mark.parametrize("payment", ["pay_win", "pay_kong", "pay_chajiao"])
 def test_a_payment_changed_is_caught(logged, payment):
     events = logged[0]
     row = rows_of(events, payment)[5]
-    assert_caught(planted(logged, row, money=events.loc[row, "money"] + 1), events.loc[row, "deal"])
+    _plant(logged, row, money=events.loc[row, "money"] + 1)
 
 
 def test_a_dropped_pass_is_caught(logged):
@@ -126,7 +128,7 @@ def test_a_dropped_pass_is_caught(logged):
     passes = [row for row in rows_of(events, "pass") if names[row + 1] not in ("pass", "win_discard", "win_robbed_kong")]
     assert passes, "no pass on a discard nobody won: plant in a longer run"
     row = passes[0]
-    assert_caught(planted(logged, row, drop=True), events.loc[row, "deal"])
+    _plant(logged, row, drop=True)
 
 
 def test_a_wait_changed_is_caught(logged):
@@ -136,19 +138,19 @@ def test_a_wait_changed_is_caught(logged):
     row = waits[0]
     waits_in_deal = set(events.loc[waits[events.loc[waits, "deal"].to_numpy() == events.loc[row, "deal"]], "tile"])
     other = next(tile for tile in ("1p", "2p", "3p", "4p") if tile not in waits_in_deal)
-    assert_caught(planted(logged, row, tile=other), events.loc[row, "deal"])
+    _plant(logged, row, tile=other)
 
 
 def test_a_wall_tile_changed_is_caught(logged):
     events = logged[0]
     row = rows_of(events, "wall")[72 * 3 + 40]
-    assert_caught(planted(logged, row, tile=another_tile(events.loc[row, "tile"])), events.loc[row, "deal"])
+    _plant(logged, row, tile=another_tile(events.loc[row, "tile"]))
 
 
 def test_the_last_tile_dropped_is_caught(logged):
     events = logged[0]
     row = rows_of(events, "last_tile")[0]
-    assert_caught(planted(logged, row, drop=True), events.loc[row, "deal"])
+    _plant(logged, row, drop=True)
 
 
 def test_a_declined_win_dropped_is_caught(logged):
@@ -156,7 +158,7 @@ def test_a_declined_win_dropped_is_caught(logged):
     declines = rows_of(events, "decline_win")
     assert len(declines) > 0, "no declined win in the run: plant in a longer run"
     row = declines[0]
-    assert_caught(planted(logged, row, drop=True), events.loc[row, "deal"])
+    _plant(logged, row, drop=True)
 
 
 def test_the_checker_compares_each_deal_with_its_record(logged):
