@@ -529,6 +529,34 @@ def league(
 
 
 @app.command()
+def tune(
+    player: Annotated[str, typer.Argument(help="The player to tune, e.g. greedy, 'ev:depth=1' or 'mine.py:Bot:risk=0.3'.")],
+    param: Annotated[list[str], typer.Option("--param", help="A parameter to tune and its range: NAME=LO..HI, or NAME=LO..HI:int for whole numbers; repeat for more.")] = [],  # noqa: B006  (typer's list option)
+    opponent: Annotated[str | None, typer.Option(help="Whom both perturbed players meet (default: PLAYER as given).")] = None,
+    iterations: Annotated[int, typer.Option(help="SPSA iterations; each plays two players on walls of its own.")] = 100,
+    walls_per_step: Annotated[int, typer.Option(help="Walls each iteration plays, each once per rotation of the seating.")] = 500,
+    ruleset: Annotated[str, typer.Option(help=RULESET_HELP)] = "erren",
+    seats: Annotated[int | None, typer.Option(help="Seats at the table where the ruleset allows several counts (sanren-liangfang: 2 or 3).")] = None,
+    lineup: Annotated[str, typer.Option(help="At three or four seats: 'alternate' (A, B, A, B) or 'one' (A alone against B in every other seat).")] = "alternate",
+    room: Annotated[str | None, typer.Option(help="Room whose stake and fee price the results (default the family's first room).")] = None,
+    rooms: Annotated[Path | None, typer.Option(help=f"A rooms file; default the family's ({ROOMS_FILES}).")] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the walls and the perturbations.")] = 1,
+    confirm_walls: Annotated[int, typer.Option(help="Fresh walls (after the tuning's) of the duel of tuned against PLAYER as given.")] = 20_000,
+    out: Annotated[Path | None, typer.Option(help="The trace, one row per iteration, as Parquet (default results/tune-<ruleset>-<player>-seed<seed>.parquet; refused if the file is there and is not a trace).")] = None,
+    variance_reduction: Annotated[bool, typer.Option("--variance-reduction/--no-variance-reduction", help="Adjust each wall's result by the luck measured on it, where the walls carry it.")] = True,
+    step_size: Annotated[float, typer.Option(help="SPSA's a: the step, in shares of each range, per standard deviation of a wall's result.")] = 2.0,
+    perturbation: Annotated[float, typer.Option(help="SPSA's c: the first perturbation, as a share of each range.")] = 0.2,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as one JSON object.")] = False,
+):
+    """Tune a player's numeric parameters by SPSA on duplicate walls against an opponent; confirm the tuned
+    player against the player as given on fresh walls, and write the trace as Parquet."""
+    from sim.commands.tune import tune_command
+
+    typer.echo(tune_command(player, param, opponent, iterations, walls_per_step, ruleset, seats, lineup, room, rooms, seed,
+                            confirm_walls, out, variance_reduction, step_size, perturbation, as_json), nl=False)
+
+
+@app.command()
 def challenge(
     levels: Annotated[Path | None, typer.Option(help="A levels file (default sim/erren/challenge/levels.toml: its figures are assumptions).")] = None,
     players: Annotated[str, typer.Option(help="The player and the computer, e.g. 'greedy,greedy' or 'value:speed=6,greedy'.")] = "greedy,greedy",
