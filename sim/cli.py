@@ -601,11 +601,28 @@ def league(
     out: Annotated[Path | None, typer.Option(help="Write the pairwise table here as Parquet.")] = None,
     seats: Annotated[int | None, typer.Option(help="Seats at the table where the ruleset allows several counts (sanren-liangfang: 2 or 3).")] = None,
     report: Annotated[bool, typer.Option("--report", help="Also write the league's page of charts beside its table (--out, default results/league-<ruleset>-seed<seed>.parquet).")] = False,
+    ratings: Annotated[bool, typer.Option("--ratings", help="Also print the rating list: one rating per player with its 95% bootstrap interval (see mjsim rate).")] = False,
+    anchor: Annotated[str | None, typer.Option(help="With --ratings: the player rated 0 (default greedy where it plays, else the first player).")] = None,
 ):
     """A round robin of duels: the matrix of each row player's mean beans per deal less each column player's."""
     from sim.commands.duels import league_text
 
-    typer.echo(league_text(ruleset, players, deals, seed, room, rooms, out, seats, report), nl=False)
+    typer.echo(league_text(ruleset, players, deals, seed, room, rooms, out, seats, report, ratings, anchor), nl=False)
+
+
+@app.command()
+def rate(
+    files: Annotated[list[Path], typer.Argument(help="Tables written by mjsim duel --out and mjsim league --out, of one ruleset, seat count and room.")],
+    anchor: Annotated[str | None, typer.Option(help="The player rated 0 (default greedy where it plays, else the first player).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the list and its pairings as JSON.")] = False,
+    out: Annotated[Path | None, typer.Option(help="Also write the list here as Parquet (refused if the file is there and is not a rating table).")] = None,
+    resamples: Annotated[int, typer.Option(help="Bootstrap resamples of the walls behind the 95% intervals.")] = 1_000,
+    seed: Annotated[int, typer.Option(help="Seed of the bootstrap.")] = 1,
+):
+    """One rating per player, in money per seat and deal against an anchor, fitted to saved duels and leagues, with 95% bootstrap intervals over the walls."""
+    from sim.commands.ratings import rate_text
+
+    typer.echo(rate_text(files, anchor, as_json, out, resamples, seed), nl=False)
 
 
 @app.command()
