@@ -534,10 +534,10 @@ def headline(
     league_walls: Annotated[int, typer.Option(help="Walls per pair of the heuristics' league.")] = 50_000,
     seed: Annotated[int, typer.Option(help="Seed of the runs and the league.")] = 1,
     results: Annotated[Path, typer.Option(help="Where the runs and README.md go.")] = Path("results"),
-    ev_walls: Annotated[int, typer.Option(help="Walls of each of ev's duels (0: no ev sections).")] = 20_000,
+    ev_walls: Annotated[int, typer.Option(help="Walls per pair of the round robin of the shipped players at every table: ev's duels and the rating lists (0: no ev sections).")] = 20_000,
     ev_deals: Annotated[int, typer.Option(help="Deals of each run that checks ev's chances of winning.")] = 100_000,
 ):
-    """Regenerate results/README.md: fan frequencies of the 二人 rulesets, the 富贵豆 table, a league of the heuristics, the fan and money tables of the 血战 rulesets, and ev against the heuristics with its calibration tables."""
+    """Regenerate results/README.md: fan frequencies of the 二人 rulesets, the 富贵豆 table, a league of the heuristics, the fan and money tables of the 血战 rulesets, ev against the heuristics and the rating lists of the shipped players at every table, and ev's calibration tables."""
     from sim.commands.headline import EV_TABLES, GREEDY_TABLES, build
     from sim.core.progress import progress_bar
 

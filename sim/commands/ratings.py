@@ -21,7 +21,7 @@ from sim.core.result_files import output_target, read_metadata, write_table
 from sim.core.size_limits import LARGEST_SEED
 from sim.families import family_of
 
-DEFAULT_RESAMPLES = 1_000
+DEFAULT_RESAMPLES, DEFAULT_SEED = 1_000, 1  # the bootstrap of `mjsim rate` and `mjsim league --ratings`
 LARGEST_RESAMPLES = 1_000_000
 
 
@@ -62,8 +62,9 @@ def rate_text(paths: list[Path], anchor: str | None, as_json: bool, out: Path | 
                   "resamples": resamples, "seed": seed, "ruleset": table.ruleset, "ruleset_source": table.ruleset_source,
                   "seats": table.seats, "room": table.room, "stake": table.stake, "fee": table.fee,
                   "pairings": len(pairings), "luck_adjusted_pairings": adjusted}
-        wrote = f"wrote {write_table(frame, out, config)}\n"
-        text += wrote if not as_json else ""
+        written = write_table(frame, out, config)
+        if not as_json:  # JSON stays one document
+            text += f"wrote {written}\n"
     return text
 
 
@@ -80,7 +81,7 @@ def league_anchor(ruleset, players: list[str], anchor: str | None) -> str:
 def league_ratings_text(frame, config: dict, table: Table, anchor: str) -> str:
     """The rating list of a league just played (its table ``sim.runs.duel.league_table`` and configuration)."""
     pairings, adjusted = league_pairings(frame, config, "the league")
-    ratings, _ = rating_list(table, pairings, anchor, DEFAULT_RESAMPLES, 1)
+    ratings, _ = rating_list(table, pairings, anchor, DEFAULT_RESAMPLES, DEFAULT_SEED)
     return format_ratings(ratings, table, len(pairings), adjusted)
 
 
@@ -117,7 +118,7 @@ def _json(ratings: Ratings, canonical: dict, table: Table, pairings, adjusted: i
         "resamples": ratings.resamples, "seed": ratings.seed, "inputs": [str(path) for path in paths],
         "luck_adjusted_pairings": adjusted,
         "pairings": [{"first": pairing.first, "second": pairing.second, "walls": len(pairing.differences),
-                      "mean_difference": pairing.mean, "walls_of_seed": pairing.group} for pairing in pairings],
+                      "mean_difference": pairing.mean, "walls_seed": pairing.group} for pairing in pairings],
         "ratings": [{"player": canonical[label], "label": label, "rating": float(rating), "low": float(low),
                      "high": float(high), "walls": int(walls)}
                     for label, rating, low, high, walls in zip(ratings.players, ratings.rating, ratings.low,

@@ -10,7 +10,8 @@ usual swap. A duel reports, per heuristic, the win rate and the mean money per s
 (default the family's first room: 体验场 for 二人麻将, one bean per fan and no fee, so beans are fans; 练习场
 for 血战, base stake 1, so money is units), each with a 95% interval, and whether the difference between the
 two is significant: a z test on the per-wall differences, which are independent from wall to wall. A league
-plays every pair of a list of heuristics and writes the pairwise matrix.
+plays every pair of a list of heuristics on the same walls and gives the pairwise matrix, each pair keeping
+its per-wall differences, which rating lists are fitted to (``analysis.ratings``).
 """
 
 import itertools
