@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 CONFIDENCE = 0.95
+RESAMPLES, SEED = 1_000, 1  # the bootstrap's defaults, for every list mjsim shows
 DRAWS_PER_BLOCK = 4_000_000  # wall draws held at once while resampling (32 MB of counts)
 
 
@@ -156,7 +157,7 @@ def group_key(group: Hashable) -> tuple[int, ...]:
     return tuple(str(group).encode())
 
 
-def rate(pairings: list[Pairing], anchor: str | None = None, resamples: int = 1_000, seed: int = 1) -> Ratings:
+def rate(pairings: list[Pairing], anchor: str | None = None, resamples: int = RESAMPLES, seed: int = SEED) -> Ratings:
     """The rating list of the pairings, anchored on `anchor` (default: the first player), with 95% bootstrap
     intervals from `resamples` resamples of the walls drawn from `seed`."""
     if not pairings:

@@ -29,9 +29,11 @@ import pyarrow as pa
 from analysis import compare, report_font
 from analysis import svg_charts as charts
 from analysis.leagues import league_matrix
-from analysis.rating_inputs import LEAGUE_WALLS_COLUMN, league_pairings, rating_list, table_of
 from analysis.player_faults import COLUMN_PREFIX as FAULT_PREFIX
 from analysis.player_faults import fault_counts, format_faults
+from analysis.rating_inputs import LEAGUE_WALLS_COLUMN, league_pairings, rating_list, table_of
+from analysis.ratings import RESAMPLES as RATING_RESAMPLES
+from analysis.ratings import SEED as RATING_SEED
 from analysis.svg_charts import escape
 from sim.core.result_files import read_metadata, require_regular_file, write_text_atomically
 from sim.core.ruleset import RulesetError, parse_ruleset_text
@@ -145,7 +147,6 @@ def _read_table(path: Path) -> pd.DataFrame:
         raise ReportError(f"{path}: unreadable as a table ({str(error).splitlines()[0] if str(error) else type(error).__name__})") from None
 
 
-RATING_RESAMPLES, RATING_SEED = 1_000, 1  # the bootstrap of a league's rating list: `mjsim rate`'s defaults
 LEAGUE_COLUMNS = {"player", "opponent", "beans_difference", "low", "high", "z", "p_value", "significant", "win_rate"}
 
 

@@ -14,6 +14,8 @@ import pandas as pd
 
 from analysis.leagues import league_matrix
 from analysis.rating_inputs import Table, league_pairings, rating_list
+from analysis.ratings import RESAMPLES as RATING_RESAMPLES
+from analysis.ratings import SEED as RATING_SEED
 from sim.core.result_files import versions, write_text_atomically
 from sim.core.rooms import load_rooms
 from sim.core.ruleset import load_ruleset
@@ -26,7 +28,6 @@ DEFAULT_RULESET = "erren"  # the default ruleset of every command: its 富贵豆
 GREEDY_TABLES = tuple((ruleset_id, load_ruleset(ruleset_id).players[0]) for ruleset_id in ruleset_ids())
 EV_TABLES = tuple((ruleset_id, seats, "alternate" if seats == 2 else "one") for ruleset_id, seats in tables())
 ROUND_ROBIN = ("ev", "random", "greedy", "value", "defensive")  # ev first: the one alone in its pairs at 3 and 4 seats
-RATING_RESAMPLES, RATING_SEED = 1_000, 1
 HEURISTICS = ("random", "greedy", "value", "defensive")
 FAN_COLUMNS = ["name", "value", "deals_scored", "per_deal", "per_win", "per_win_low", "per_win_high"]
 PERCENT = {"per_deal": "{:.4%}", "per_win": "{:.4%}", "per_win_low": "{:.4%}", "per_win_high": "{:.4%}", "deals_scored": "{:,}"}
@@ -224,8 +225,9 @@ def ratings_section(leagues: dict, walls: int, seed: int) -> str:
         "points in erren-challenge, units of the base stake at 血战 tables, no fee): the least-squares fit of "
         "every pair's mean difference in a round robin on duplicate walls (the pairs of the table above, and "
         "the heuristics' among themselves; one player alone against the other in every other seat at three and "
-        "four seats), with 95% intervals from 1,000 bootstrap resamples of the walls, every pair resampled on "
-        "the same walls (the model of `mjsim rate`: docs/duels-and-leagues.md#ratings)."
+        f"four seats), with 95% intervals from {RATING_RESAMPLES:,} bootstrap resamples of the walls (seed "
+        f"{RATING_SEED}), every pair resampled on the same walls (the model of `mjsim rate`: "
+        "docs/duels-and-leagues.md#ratings)."
     ]
     for (ruleset_id, seats, lineup), table in leagues.items():
         ruleset = load_ruleset(ruleset_id)

@@ -15,13 +15,12 @@ from analysis.rating_inputs import (
     read_rated_files,
     ruleset_of,
 )
-from analysis.ratings import Ratings, RatingsError
+from analysis.ratings import RESAMPLES, SEED, Ratings, RatingsError
 from sim.commands.options import UserError, within
 from sim.core.result_files import output_target, read_metadata, write_table
 from sim.core.size_limits import LARGEST_SEED
 from sim.families import family_of
 
-DEFAULT_RESAMPLES, DEFAULT_SEED = 1_000, 1  # the bootstrap of `mjsim rate` and `mjsim league --ratings`
 LARGEST_RESAMPLES = 1_000_000
 
 
@@ -81,7 +80,7 @@ def league_anchor(ruleset, players: list[str], anchor: str | None) -> str:
 def league_ratings_text(frame, config: dict, table: Table, anchor: str) -> str:
     """The rating list of a league just played (its table ``sim.runs.duel.league_table`` and configuration)."""
     pairings, adjusted = league_pairings(frame, config, "the league")
-    ratings, _ = rating_list(table, pairings, anchor, DEFAULT_RESAMPLES, DEFAULT_SEED)
+    ratings, _ = rating_list(table, pairings, anchor, RESAMPLES, SEED)
     return format_ratings(ratings, table, len(pairings), adjusted)
 
 
