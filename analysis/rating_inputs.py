@@ -112,8 +112,11 @@ def duel_pairings(frame: pd.DataFrame, config: dict, where: str) -> tuple[list[P
     if "wall" not in frame.columns or DUEL_COLUMN not in frame.columns or len(names) != 2:
         raise RatingInputError(f"{where} says it is a duel table but lacks its columns wall and {DUEL_COLUMN}")
     column = DUEL_ADJUSTED_COLUMN if DUEL_ADJUSTED_COLUMN in frame.columns else DUEL_COLUMN
-    differences = frame[column].to_numpy(dtype=np.float64)
-    walls = frame["wall"].to_numpy(dtype=np.int64)
+    try:
+        differences = frame[column].to_numpy(dtype=np.float64)
+        walls = frame["wall"].to_numpy(dtype=np.int64)
+    except (TypeError, ValueError):
+        differences, walls = np.empty(0), np.empty(0, dtype=np.int64)
     if len(walls) == 0 or not np.isfinite(differences).all() or len(np.unique(walls)) != len(walls):
         raise RatingInputError(f"{where}: its walls are missing, repeated or not numbers")
     return [Pairing(names[0], names[1], differences, walls, int(config["seed"]))], int(column == DUEL_ADJUSTED_COLUMN)

@@ -125,6 +125,9 @@ def test_rate_refuses_files_it_cannot_rate_in_one_line(mjsim, saved, tmp_path):
     renamed = {"random": "value", "greedy": "ev", "defensive": "ev:depth=2"}
     apart = variant("apart.parquet", table.assign(player=table["player"].map(renamed), opponent=table["opponent"].map(renamed)),
                     players=["value", "ev", "ev:depth=2"], player_names=["value", "ev", "ev:depth=2"])
+    duel_metadata = read_metadata(duel_path)
+    words = tmp_path / "words.parquet"
+    write_table(pd.read_parquet(duel_path).assign(wall="a wall"), words, duel_metadata["config"])
     run_table = tmp_path / "run.parquet"
     write_table(pd.DataFrame({"x": [1]}), run_table, {"command": "economics"})
     before = duel_path.read_bytes()
@@ -136,6 +139,7 @@ def test_rate_refuses_files_it_cannot_rate_in_one_line(mjsim, saved, tmp_path):
         ([str(league_path), apart], "played no pairing linked to the anchor"),
         ([str(league_path), "--out", str(duel_path)], "is not a rating table written by mjsim rate --out"),
         ([str(tmp_path / "missing.parquet")], "is missing"),
+        ([str(words)], "its walls are missing, repeated or not numbers"),
     ]
     for arguments, message in cases:
         code, out, err = mjsim("rate", *arguments)
