@@ -5,7 +5,8 @@ A run's page shows, each only where the directory holds its table: the configura
 outcomes, the fan frequencies, the distribution of win values (from the per-deal records), the money per
 room (二人 beans.parquet, 血战 money.parquet), the win rates and money per seat, the room economics and
 solved fees, each player's economics, and the calibration of reported chances of winning. A league's page
-shows the matrix of mean differences as a heatmap.
+shows the matrix of mean differences as a heatmap, and the rating list where the table holds each wall's
+differences (``analysis.ratings``).
 
 The page needs nothing outside itself: CSS inline, charts as inline SVG (analysis.svg_charts), the CJK font
 of its Chinese names inline (analysis.report_font), no scripts, and a Content-Security-Policy that forbids the
@@ -30,6 +31,9 @@ from analysis import svg_charts as charts
 from analysis.leagues import league_matrix
 from analysis.player_faults import COLUMN_PREFIX as FAULT_PREFIX
 from analysis.player_faults import fault_counts, format_faults
+from analysis.rating_inputs import LEAGUE_WALLS_COLUMN, league_pairings, rating_list, table_of
+from analysis.ratings import RESAMPLES as RATING_RESAMPLES
+from analysis.ratings import SEED as RATING_SEED
 from analysis.svg_charts import escape
 from sim.core.result_files import read_metadata, require_regular_file, write_text_atomically
 from sim.core.ruleset import RulesetError, parse_ruleset_text
@@ -199,7 +203,31 @@ def write_league_report(table_path: Path) -> Path:
     body = [_section("configuration", "League", _facts(facts)),
             _section("matrix", "Mean difference per pair", _figure(heat, caption) + _table(
                 ["player", "opponent", "difference", "95% interval", "z", "p", "significant", "player's win rate"], rows))]
+    if LEAGUE_WALLS_COLUMN in table.columns:
+        body.append(_ratings_section(table, config, table_path, currency))
     return write_text_atomically(table_path.with_suffix(".html"), _page(f"mjsim league {table_path.stem}", body))
+
+
+def _ratings_section(table: pd.DataFrame, config: dict, table_path: Path, currency: str) -> str:
+    """The league's rating list (``analysis.ratings``) as a chart of ratings with their intervals and a table."""
+    try:
+        rated_at = table_of(config, str(table_path))
+        pairings, adjusted = league_pairings(table, config, str(table_path))
+        ratings, _ = rating_list(rated_at, pairings, None, RATING_RESAMPLES, RATING_SEED)
+    except ValueError as error:  # RatingInputError, RatingsError
+        raise ReportError(f"{table_path}: its per-wall differences give no rating list ({error})") from None
+    per = "per deal" if rated_at.seats == 2 else "per seat and deal"
+    names = ratings.players
+    texts = [f"{rating:+.3f} [{low:+.3f}, {high:+.3f}]" for rating, low, high in zip(ratings.rating, ratings.low, ratings.high)]
+    chart = charts.bar_chart(names, list(ratings.rating), list(ratings.low), list(ratings.high), value_texts=texts,
+                             axis_label=f"rating: {currency} {per} against {ratings.anchor}")
+    luck = f" ({adjusted} of the pairs luck-adjusted)" if adjusted else ""
+    caption = (f"Each player's rating in {currency} {per}, {ratings.anchor} = 0: the least-squares fit of every "
+               f"pair's mean difference{luck}; whiskers: 95% intervals from {RATING_RESAMPLES:,} bootstrap resamples "
+               f"of the walls (seed {RATING_SEED}), every pair resampled on the same walls.")
+    rows = [[name, f"{rating:+.3f}", f"[{low:+.3f}, {high:+.3f}]", _number(walls)]
+            for name, rating, low, high, walls in zip(names, ratings.rating, ratings.low, ratings.high, ratings.walls)]
+    return _section("ratings", "Ratings", _figure(chart, caption) + _table(["player", "rating", "95% interval", "walls"], rows))
 
 
 def short_player_names(players) -> dict:

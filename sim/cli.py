@@ -454,10 +454,10 @@ def headline(
     league_walls: Annotated[int, typer.Option(help="Walls per pair of the heuristics' league.")] = 50_000,
     seed: Annotated[int, typer.Option(help="Seed of the runs and the league.")] = 1,
     results: Annotated[Path, typer.Option(help="Where the runs and README.md go.")] = Path("results"),
-    ev_walls: Annotated[int, typer.Option(help="Walls of each of ev's duels (0: no ev sections).")] = 20_000,
+    ev_walls: Annotated[int, typer.Option(help="Walls per pair of the round robin of the shipped players at every table: ev's duels and the rating lists (0: no ev sections).")] = 20_000,
     ev_deals: Annotated[int, typer.Option(help="Deals of each run that checks ev's chances of winning.")] = 100_000,
 ):
-    """Regenerate results/README.md: fan frequencies of the 二人 rulesets, the 富贵豆 table, a league of the heuristics, the fan and money tables of the 血战 rulesets, and ev against the heuristics with its calibration tables."""
+    """Regenerate results/README.md: fan frequencies of the 二人 rulesets, the 富贵豆 table, a league of the heuristics, the fan and money tables of the 血战 rulesets, ev against the heuristics and the rating lists of the shipped players at every table, and ev's calibration tables."""
     from sim.commands.headline import EV_TABLES, GREEDY_TABLES, build
     from sim.core.progress import progress_bar
 
@@ -521,11 +521,28 @@ def league(
     out: Annotated[Path | None, typer.Option(help="Write the pairwise table here as Parquet.")] = None,
     seats: Annotated[int | None, typer.Option(help="Seats at the table where the ruleset allows several counts (sanren-liangfang: 2 or 3).")] = None,
     report: Annotated[bool, typer.Option("--report", help="Also write the league's page of charts beside its table (--out, default results/league-<ruleset>-seed<seed>.parquet).")] = False,
+    ratings: Annotated[bool, typer.Option("--ratings", help="Also print the rating list: one rating per player with its 95% bootstrap interval (see mjsim rate).")] = False,
+    anchor: Annotated[str | None, typer.Option(help="With --ratings: the player rated 0 (default greedy where it plays, else the first player).")] = None,
 ):
     """A round robin of duels: the matrix of each row player's mean beans per deal less each column player's."""
     from sim.commands.duels import league_text
 
-    typer.echo(league_text(ruleset, players, deals, seed, room, rooms, out, seats, report), nl=False)
+    typer.echo(league_text(ruleset, players, deals, seed, room, rooms, out, seats, report, ratings, anchor), nl=False)
+
+
+@app.command()
+def rate(
+    files: Annotated[list[Path], typer.Argument(help="Tables written by mjsim duel --out and mjsim league --out, of one ruleset, seat count and room.")],
+    anchor: Annotated[str | None, typer.Option(help="The player rated 0 (default greedy where it plays, else the first player).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the list and its pairings as JSON.")] = False,
+    out: Annotated[Path | None, typer.Option(help="Also write the list here as Parquet (refused if the file is there and is not a rating table).")] = None,
+    resamples: Annotated[int, typer.Option(help="Bootstrap resamples of the walls behind the 95% intervals.")] = 1_000,
+    seed: Annotated[int, typer.Option(help="Seed of the bootstrap.")] = 1,
+):
+    """One rating per player, in money per seat and deal against an anchor, fitted to saved duels and leagues, with 95% bootstrap intervals over the walls."""
+    from sim.commands.ratings import rate_text
+
+    typer.echo(rate_text(files, anchor, as_json, out, resamples, seed), nl=False)
 
 
 @app.command()

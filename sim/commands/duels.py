@@ -5,6 +5,8 @@ import time
 from pathlib import Path
 
 from analysis.leagues import league_matrix
+from analysis.rating_inputs import Table
+from sim.commands.ratings import league_anchor, league_ratings_text
 from sim.commands.options import UserError, within
 from sim.core.result_files import output_target, read_metadata, write_table
 from sim.core.rooms import load_rooms
@@ -73,24 +75,30 @@ def duel_text(ruleset_text: str, first: str, second: str, deals: int, seed: int,
 
 
 def league_text(ruleset_text: str, players: list[str], deals: int, seed: int, room: str | None, rooms: Path | None,
-                out: Path | None, seats: int | None, report: bool) -> str:
-    """A round robin of duels: what `mjsim league` prints; its table written to `out` (with `report`, by
-    default under results/) with the league's configuration, and its page of charts beside it."""
+                out: Path | None, seats: int | None, report: bool, ratings: bool = False, anchor: str | None = None) -> str:
+    """A round robin of duels: what `mjsim league` prints (with `ratings`, the rating list after the matrix,
+    anchored on `anchor`); its table written to `out` (with `report`, by default under results/) with the
+    league's configuration, and its page of charts beside it."""
     if len(players) < 2 or len(set(players)) != len(players):
         raise UserError("a league needs two or more different players")
+    if anchor is not None and not ratings:
+        raise UserError("--anchor goes with --ratings")
     ruleset = _ruleset(ruleset_text, deals, seed, f"a league of {deals:,} walls per pair")
+    check_memory(duels.league_memory(deals, len(players)), f"a league of {len(players)} players and {deals:,} walls per pair",
+                 "give fewer --deals", UserError)
     family = family_of(ruleset)
-    for player in players:
-        family.player_name(player)  # every player checked before any deal is played
+    names = [family.player_name(player) for player in players]  # every player checked before any deal is played
     if seats is not None:
         runner.check_seats(ruleset, seats)
     chosen = chosen_room(rooms, room, ruleset)
+    anchored = league_anchor(ruleset, players, anchor) if ratings else None
     table = duels.league(ruleset, players, deals, seed, chosen, seats)
     if report and out is None:
         out = Path("results") / f"league-{Path(ruleset_text).stem}-seed{seed}.parquet"
+    config = {"command": "league", "ruleset": ruleset_text, "players": players, "player_names": names, "deals": deals,
+              "seed": seed, "room": chosen.name, "stake": chosen.stake, "fee": chosen.fee,
+              "seats": seats or ruleset.players[0], "ruleset_source": ruleset.source}
     if out is not None:
-        config = {"command": "league", "ruleset": ruleset_text, "players": players, "deals": deals, "seed": seed,
-                  "room": chosen.name, "stake": chosen.stake, "fee": chosen.fee, "ruleset_source": ruleset.source}
         write_table(table, out, config)
     currency = family.currency_for(ruleset)
     played, per = ("played twice", "per deal") if (seats or ruleset.players[0]) == 2 else ("the seats rotated", "per seat and deal")
@@ -98,8 +106,12 @@ def league_text(ruleset_text: str, players: list[str], deals: int, seed: int, ro
              league_matrix(table).to_string(float_format=lambda value: f"{value:+.3f}")]
     significant = table[(table["beans_difference"] > 0) & table["significant"]]
     lines += [f"{row.player} beats {row.opponent}: z = {row.z:.1f}" for row in significant.itertuples()]
+    text = "".join(line + "\n" for line in lines)
+    if ratings:
+        text += league_ratings_text(table, config, Table(ruleset_text, ruleset.source, config["seats"], chosen.name,
+                                                         chosen.stake, chosen.fee), anchored)
     if report:
         from analysis.report import write_league_report
 
-        lines.append(f"wrote {write_league_report(out)}")
-    return "".join(line + "\n" for line in lines)
+        text += f"wrote {write_league_report(out)}\n"
+    return text

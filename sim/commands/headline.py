@@ -1,8 +1,10 @@
 """The headline tables of `results/README.md`: fan frequencies of the three 二人 rulesets, the 富贵豆 table of
 the default rooms and a league of the four heuristics, and the fan and money tables of both 血战 rulesets,
 from runs of a million deals each; then the expected-value player `ev` against the heuristics at every
-table, what its search's depth is worth, and how well its chances of winning come true (`mjsim headline`)."""
+table with the rating lists of the shipped players there, what its search's depth is worth, and how well its
+chances of winning come true (`mjsim headline`)."""
 
+import itertools
 import os
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
@@ -11,6 +13,9 @@ from pathlib import Path
 import pandas as pd
 
 from analysis.leagues import league_matrix
+from analysis.rating_inputs import Table, league_pairings, rating_list
+from analysis.ratings import RESAMPLES as RATING_RESAMPLES
+from analysis.ratings import SEED as RATING_SEED
 from sim.core.result_files import versions, write_text_atomically
 from sim.core.rooms import load_rooms
 from sim.core.ruleset import load_ruleset
@@ -22,7 +27,7 @@ DEFAULT_RULESET = "erren"  # the default ruleset of every command: its 富贵豆
 # and every table of every ruleset for ev's duels (one ev against the others at tables of three and four).
 GREEDY_TABLES = tuple((ruleset_id, load_ruleset(ruleset_id).players[0]) for ruleset_id in ruleset_ids())
 EV_TABLES = tuple((ruleset_id, seats, "alternate" if seats == 2 else "one") for ruleset_id, seats in tables())
-EV_OPPONENTS = ("greedy", "value", "defensive")
+ROUND_ROBIN = ("ev", "random", "greedy", "value", "defensive")  # ev first: the one alone in its pairs at 3 and 4 seats
 HEURISTICS = ("random", "greedy", "value", "defensive")
 FAN_COLUMNS = ["name", "value", "deals_scored", "per_deal", "per_win", "per_win_low", "per_win_high"]
 PERCENT = {"per_deal": "{:.4%}", "per_win": "{:.4%}", "per_win_low": "{:.4%}", "per_win_high": "{:.4%}", "deals_scored": "{:,}"}
@@ -146,27 +151,48 @@ def _duel(ruleset_id: str, first: str, second: str, walls: int, seed: int, seats
     return duel.duel(ruleset, first, second, walls, seed, _room_of(ruleset), seats, lineup)
 
 
-def _ev_sections(results: Path, walls: int, deals: int, seed: int, progress=None) -> list[str]:
-    """ev against each heuristic at each table, ev at depths 0 and 2 against the default (the duels on
-    worker processes, one per core: each is a pure function of its walls), and the calibration table of a
-    run of ev against greedy at each table."""
-    number = "{:+,.3f}"
-    duels_wanted = [(ruleset_id, "ev", opponent, walls, seed, seats, lineup)
-                    for ruleset_id, seats, lineup in EV_TABLES for opponent in EV_OPPONENTS]
-    duels_wanted += [(DEFAULT_RULESET, text, "ev", walls, seed, 2, "alternate") for text in ("ev:depth=0", "ev:depth=2")]
+def _pair_walls(ruleset_id: str, first: str, second: str, walls: int, seed: int, seats: int, lineup: str):
+    """One pair of a round robin on walls 0 .. `walls` - 1 in the ruleset's first room (run in a worker process)."""
+    ruleset = load_ruleset(ruleset_id)
+    return duel.play_walls(ruleset, first, second, seed, 0, walls, _room_of(ruleset), seats, lineup)
+
+
+def round_robins(walls: int, seed: int, tables=EV_TABLES, players=ROUND_ROBIN, extra_duels=()) -> tuple[dict, list]:
+    """Every pair of `players` at each table on the same `walls` walls, and the `extra_duels` (arguments of
+    ``_duel``), on worker processes, one per core (each pair a pure function of its walls; ev's pairs first,
+    the longest, so that the cores finish together): {(ruleset id, seats, lineup): the league table
+    (``sim.runs.duel.league_table``)}, and the extra duels' results."""
+    pairs = [(table, first, second) for table in tables for first, second in itertools.combinations(players, 2)]
+    pairs.sort(key=lambda pair: "ev" not in pair[1:])  # stable: the order within each kind is kept
     with ProcessPoolExecutor(max_workers=os.cpu_count() or 1, mp_context=get_context("spawn")) as pool:
-        outcomes = list(pool.map(_duel, *zip(*duels_wanted, strict=True)))
+        extra = [pool.submit(_duel, *arguments) for arguments in extra_duels]
+        played = [pool.submit(_pair_walls, ruleset_id, first, second, walls, seed, seats, lineup)
+                  for (ruleset_id, seats, lineup), first, second in pairs]
+        leagues = {table: duel.league_table((first, second, future.result())
+                                            for (found, first, second), future in zip(pairs, played, strict=True)
+                                            if found == table)
+                   for table in tables}
+        return leagues, [future.result() for future in extra]
+
+
+def _ev_sections(results: Path, walls: int, deals: int, seed: int, progress=None) -> list[str]:
+    """ev against each heuristic at each table (its pairs of one round robin of the shipped players per table,
+    whose rating lists follow), ev at depths 0 and 2 against the default, and the calibration table of a run
+    of ev against greedy at each table."""
+    number = "{:+,.3f}"
+    depth_duels = [(DEFAULT_RULESET, text, "ev", walls, seed, 2, "alternate") for text in ("ev:depth=0", "ev:depth=2")]
+    leagues, depth_results = round_robins(walls, seed, extra_duels=depth_duels)
     rows, depth_rows = [], []
-    for (ruleset_id, first, opponent, _, _, seats, lineup), result in zip(duels_wanted, outcomes, strict=True):
-        if first == "ev":
+    for (ruleset_id, seats, lineup), table in leagues.items():
+        for row in table[table["player"] == "ev"].itertuples():
             rows.append({"ruleset": ruleset_id, "seats": f"{seats}" + (" (one ev)" if lineup == "one" else ""),
-                         "opponent": opponent, "ev_wins": result.win_rate[0], "ev_mean": result.mean_beans[0],
-                         "ev_low": result.mean_beans_interval[0, 0], "ev_high": result.mean_beans_interval[0, 1],
-                         "difference": result.difference, "z": result.z})
-        else:
-            low, high = result.difference_interval
-            depth_rows.append({"player": first, "against": "ev (depth 1)", "difference": result.difference,
-                               "low": low, "high": high, "z": result.z})
+                         "opponent": row.opponent, "ev_wins": row.win_rate, "ev_mean": row.mean_beans,
+                         "ev_low": row.mean_beans_low, "ev_high": row.mean_beans_high,
+                         "difference": row.beans_difference, "z": row.z})
+    for (_, first, *_), result in zip(depth_duels, depth_results, strict=True):
+        low, high = result.difference_interval
+        depth_rows.append({"player": first, "against": "ev (depth 1)", "difference": result.difference,
+                           "low": low, "high": high, "z": result.z})
     duels = pd.DataFrame(rows)
     depths = pd.DataFrame(depth_rows)
     sections = [
@@ -178,6 +204,7 @@ def _ev_sections(results: Path, walls: int, deals: int, seed: int, progress=None
         "opponent's per seat, and its z.\n\n"
         + _markdown(duels, {"ev_wins": "{:.2%}", "ev_mean": number, "ev_low": number, "ev_high": number,
                             "difference": number, "z": "{:.1f}"}),
+        ratings_section(leagues, walls, seed),
         f"## What `ev`'s search depth is worth: `erren`, {walls:,} walls\n\n"
         "Depth 1 (the default) looks one draw ahead of a hand a tile from ready; depth 0 searches ready hands "
         "only; depth 2 also looks two draws ahead of a hand two tiles from ready. Difference in fans per deal "
@@ -187,6 +214,35 @@ def _ev_sections(results: Path, walls: int, deals: int, seed: int, progress=None
     sections += [calibration_section(results, ruleset_id, seats, deals, seed, progress)
                  for ruleset_id, seats, _ in EV_TABLES]
     return sections
+
+
+def ratings_section(leagues: dict, walls: int, seed: int) -> str:
+    """The rating list of each table's round robin ({(ruleset id, seats, lineup): league table}): one rating
+    per player against greedy, with its 95% bootstrap interval (``analysis.ratings``, as `mjsim rate`)."""
+    parts = [
+        f"## Rating lists of the shipped players at every table, {walls:,} walls per pair (seed {seed})\n\n"
+        "Each player's rating is its money per seat and deal against greedy's (fans in erren and erren-classic, "
+        "points in erren-challenge, units of the base stake at 血战 tables, no fee): the least-squares fit of "
+        "every pair's mean difference in a round robin on duplicate walls (the pairs of the table above, and "
+        "the heuristics' among themselves; one player alone against the other in every other seat at three and "
+        f"four seats), with 95% intervals from {RATING_RESAMPLES:,} bootstrap resamples of the walls (seed "
+        f"{RATING_SEED}), every pair resampled on the same walls (the model of `mjsim rate`: "
+        "docs/duels-and-leagues.md#ratings)."
+    ]
+    for (ruleset_id, seats, lineup), table in leagues.items():
+        ruleset = load_ruleset(ruleset_id)
+        room = _room_of(ruleset)
+        players = list(dict.fromkeys(table["player"]))
+        config = {"players": players, "player_names": [family_of(ruleset).player_name(player) for player in players],
+                  "seed": seed}
+        pairings, _ = league_pairings(table, config, f"the round robin of {ruleset_id}")
+        rated_at = Table(ruleset_id, ruleset.source, seats, room.name, room.stake, room.fee)
+        ratings, _ = rating_list(rated_at, pairings, None, RATING_RESAMPLES, RATING_SEED)
+        frame = ratings.table().rename(columns={"low": "low (95%)", "high": "high (95%)"})
+        parts.append(f"### `{ruleset_id}` at {seats} seats{' (one player alone)' if lineup == 'one' else ''}\n\n"
+                     + _markdown(frame, {"rating": "{:+,.3f}", "low (95%)": "{:+,.3f}", "high (95%)": "{:+,.3f}",
+                                         "walls": "{:,}"}))
+    return "\n\n".join(parts)
 
 
 def calibration_section(results: Path, ruleset_id: str, seats: int, deals: int, seed: int, progress=None) -> str:

@@ -10,7 +10,8 @@ usual swap. A duel reports, per heuristic, the win rate and the mean money per s
 (default the family's first room: 体验场 for 二人麻将, one bean per fan and no fee, so beans are fans; 练习场
 for 血战, base stake 1, so money is units), each with a 95% interval, and whether the difference between the
 two is significant: a z test on the per-wall differences, which are independent from wall to wall. A league
-plays every pair of a list of heuristics and writes the pairwise matrix.
+plays every pair of a list of heuristics on the same walls and gives the pairwise matrix, each pair keeping
+its per-wall differences, which rating lists are fitted to (``analysis.ratings``).
 """
 
 import itertools
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from sim.core.control_variates import cross_fitted
 from sim.core.rooms import Room
 from sim.core.ruleset import Ruleset
 from sim.core.statistics import Z_95, wilson_interval
@@ -205,21 +207,53 @@ def format_duel(result: DuelResult, room: Room, currency: str = "beans") -> str:
     return "\n".join(lines) + "\n"
 
 
-def league(ruleset: Ruleset, players: list[str], deals: int, seed: int, room: Room, seats: int | None = None) -> pd.DataFrame:
-    """Every pair once: one row per (player, opponent) with the player's mean beans per deal less the
-    opponent's, the difference's interval, z and p. The matrix is antisymmetric."""
+def league(ruleset: Ruleset, players: list[str], deals: int, seed: int, room: Room, seats: int | None = None,
+           lineup: str = "alternate") -> pd.DataFrame:
+    """Every pair once, on the same walls 0 .. `deals` - 1: ``league_table`` of their ``play_walls``, each pair's
+    walls let go once its rows are made."""
+    pairs = ((first, second, play_walls(ruleset, first, second, seed, 0, deals, room, seats, lineup))
+             for first, second in itertools.combinations(players, 2))
+    return league_table(pairs)
+
+
+def league_memory(deals: int, players: int) -> int:
+    """Bytes a league holds at most: one pair's duel, and every pair's differences wall by wall, each way,
+    plain and luck-adjusted."""
+    return duel_memory(deals) + players * (players - 1) * deals * 2 * 8
+
+
+def league_table(pairs) -> pd.DataFrame:
+    """Two rows per pair, one each way: the row player's mean money per seat and deal less the opponent's,
+    its interval, z and p; the row player's win rate and mean money with its interval; and the row player's
+    less the opponent's on each wall (`difference_by_wall`, a list, wall i at position i: what ratings are
+    fitted to), beside it the luck-adjusted one (`adjusted_difference_by_wall`: control variates fitted on other
+    walls, ``sim.core.control_variates.cross_fitted``) where the pair's walls measured their luck (None where
+    they did not). `pairs`: (first, second, Walls) of each pair. The matrix of the differences is antisymmetric."""
     rows = []
-    for first, second in itertools.combinations(players, 2):
-        result = duel(ruleset, first, second, deals, seed, room, seats)
-        low, high = result.difference_interval
-        for sign, (row, column) in ((1, (first, second)), (-1, (second, first))):
-            rows.append(
-                {
-                    "player": row, "opponent": column, "deals": int(result.seat_deals[0 if sign > 0 else 1]),
-                    "beans_difference": sign * result.difference,
-                    "low": sign * (low if sign > 0 else high), "high": sign * (high if sign > 0 else low),
-                    "z": sign * result.z, "p_value": result.p_value, "significant": result.significant,
-                    "win_rate": result.win_rate[0 if sign > 0 else 1],
-                }
-            )
+    for first, second, walls in pairs:
+        differences = walls.difference()
+        count = walls.count
+        difference = float(differences.mean())
+        error = float(differences.std(ddof=1) / math.sqrt(count)) if count > 1 else math.nan
+        z = difference / error if error > 0 else (0.0 if difference == 0 else math.copysign(math.inf, difference))
+        p_value = math.erfc(abs(z) / math.sqrt(2))
+        per_seat = walls.per_seat()
+        means = per_seat.mean(axis=1)
+        spreads = per_seat.std(axis=1, ddof=1) / math.sqrt(count) if count > 1 else np.full(2, np.nan)
+        seat_deals = walls.slots * count
+        win_rates = walls.wins.sum(axis=(0, 2), dtype=np.float64) / seat_deals
+        luck_adjusted = cross_fitted(differences, walls.luck) if walls.luck is not None else None
+        for sign, row, column, player in ((1, first, second, 0), (-1, second, first, 1)):
+            low, high = sorted((sign * (difference - Z_95 * error), sign * (difference + Z_95 * error)))
+            entry = {
+                "player": row, "opponent": column, "deals": int(seat_deals[player]),
+                "beans_difference": sign * difference, "low": low, "high": high,
+                "z": sign * z, "p_value": p_value, "significant": p_value < 0.05, "win_rate": win_rates[player],
+                "mean_beans": means[player], "mean_beans_low": means[player] - Z_95 * spreads[player],
+                "mean_beans_high": means[player] + Z_95 * spreads[player],
+                "difference_by_wall": sign * differences,
+            }
+            if luck_adjusted is not None:
+                entry["adjusted_difference_by_wall"] = sign * luck_adjusted
+            rows.append(entry)
     return pd.DataFrame(rows)

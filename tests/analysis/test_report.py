@@ -268,6 +268,22 @@ def test_league_report_draws_an_n_by_n_heatmap_marking_significant_cells(mjsim, 
     assert "random" in page and "defensive" in page
 
 
+def test_league_report_lists_the_ratings_where_the_table_keeps_each_walls_differences(mjsim, tmp_path):
+    out = tmp_path / "league.parquet"
+    code, printed, _ = mjsim("league", "random", "greedy", "defensive", "--deals", "100", "--out", str(out), "--ratings")
+    assert code == 0
+    page = write_league_report(out).read_text(encoding="utf-8")
+    assert_self_contained(page)
+    assert '<section id="ratings">' in page and "greedy = 0" in page
+    for line in printed.split("ratings in")[1].splitlines()[2:]:  # each printed rating and interval is on the page
+        name, rating, interval = line.split()[0], line.split()[1], line.split("[")[1].split("]")[0]
+        assert f"<td>{name}</td><td>{rating}</td>" in page and f"[{interval}]" in page
+    # a league table written before the tables kept each wall's differences: no Ratings section
+    metadata = read_metadata(out)
+    write_table(pd.read_parquet(out).drop(columns=["difference_by_wall"]), out, metadata["config"])
+    assert '<section id="ratings">' not in write_league_report(out).read_text(encoding="utf-8")
+
+
 def test_report_command_writes_the_page_of_a_run_and_of_a_league(erren_run, mjsim, tmp_path):
     directory = copy_of(erren_run, tmp_path)
     code, out, err = mjsim("report", str(directory))

@@ -319,3 +319,30 @@ def ratio_difference(first, second, paired, z):
     difference = ratio_b - ratio_a
     half = z * variance**0.5
     return ratio_a, ratio_b, difference, difference - half, difference + half
+
+
+def ratings_by_averaging(pairings, anchor, sweeps=20_000, tolerance=1e-13):
+    """The least-squares ratings of (first, second, mean difference, walls) pairings, anchor at 0, by their
+    defining property: each other player's rating is the walls-weighted mean of what its pairings say it is
+    (its opponent's rating plus the difference it won by), so sweeps of that averaging settle on the fit."""
+    players = list(dict.fromkeys(name for first, second, _, _ in pairings for name in (first, second)))
+    ratings = dict.fromkeys(players, 0.0)
+    for _ in range(sweeps):
+        largest_move = 0.0
+        for player in players:
+            if player == anchor:
+                continue
+            said, weight = 0.0, 0.0
+            for first, second, difference, walls in pairings:
+                if first == second:
+                    continue
+                if first == player:
+                    said, weight = said + walls * (ratings[second] + difference), weight + walls
+                elif second == player:
+                    said, weight = said + walls * (ratings[first] - difference), weight + walls
+            moved = said / weight
+            largest_move = max(largest_move, abs(moved - ratings[player]))
+            ratings[player] = moved
+        if largest_move < tolerance:
+            break
+    return ratings
