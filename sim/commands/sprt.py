@@ -85,14 +85,20 @@ def sprt_text(first: str, second: str, money0: float | None, money1: float | Non
     return format_result(result, config, f"{currency} {per}") + f"{result.walls * result.seats:,} deals in {seconds:.1f} s\n"
 
 
+def _number(value: float) -> float | str:
+    """A JSON number, or "inf" / "-inf": JSON has no infinity, and a stream without spread has an infinite LLR
+    (a player against itself), a player winning every wall an infinite Elo."""
+    return value if math.isfinite(value) else ("inf" if value > 0 else "-inf")
+
+
 def as_data(result: sequential.SprtResult, config: dict) -> dict:
-    estimate, low, high = result.estimate()
+    estimate, low, high = (_number(value) for value in result.estimate())
     return {
         "config": config, "versions": versions(), "verdict": result.verdict, "walls": result.walls,
-        "deals": result.walls * result.seats, "llr": result.llr, "lower": result.test.lower, "upper": result.test.upper,
-        "estimate": estimate, "estimate_low": low, "estimate_high": high, "deviation": result.deviation,
-        "fixed_length_walls": math.ceil(result.fixed_length()), "adjusted": result.adjusted,
-        "looks": [{"walls": look.walls, "llr": look.llr} for look in result.looks],
+        "deals": result.walls * result.seats, "llr": _number(result.llr), "lower": result.test.lower,
+        "upper": result.test.upper, "estimate": estimate, "estimate_low": low, "estimate_high": high,
+        "deviation": result.deviation, "fixed_length_walls": math.ceil(result.fixed_length()), "adjusted": result.adjusted,
+        "looks": [{"walls": look.walls, "llr": _number(look.llr)} for look in result.looks],
     }
 
 
@@ -100,6 +106,8 @@ def format_result(result: sequential.SprtResult, config: dict, money_units: str)
     test = result.test
     what = "Elo" if result.units == sequential.ELO else f"difference ({money_units})"
     how = "each played twice with the seats swapped" if result.seats == 2 else f"each played {result.seats} times with the seats rotated"
+    if result.lineup == "one" and result.seats > 2:
+        how += f", the first player alone at a table of the second's {result.seats - 1}"
     lines = [
         f"{result.names[0]} v {result.names[1]} on {config['ruleset']}, walls in batches of {config['batch']:,} "
         f"({how}; seed {config['seed']}, {config['room']})",

@@ -108,4 +108,4 @@ def elo_of_score(score):
     """The Elo difference of a mean score: -400 log10(1 / s - 1); -inf and +inf at 0 and 1."""
     score = np.asarray(score, dtype=np.float64)
     with np.errstate(divide="ignore"):
-        return (-400 * np.log10(1 / np.clip(score, 0, 1) - 1))[()]
+        return (-400 * np.log10(1 / np.clip(score, 0, 1) - 1) + 0.0)[()]  # + 0.0: an even score is 0, not -0
