@@ -574,6 +574,35 @@ def tune(
 
 
 @app.command()
+def sprt(
+    first: Annotated[str, typer.Argument(help="The candidate, e.g. 'value:speed=6'.")],
+    second: Annotated[str, typer.Argument(help="The player it is tested against.")],
+    money0: Annotated[float | None, typer.Option(help="H0: the first's money per seat and deal less the second's is at most this (in the room's money; give with --money1).")] = None,
+    money1: Annotated[float | None, typer.Option(help="H1: it is at least this.")] = None,
+    elo0: Annotated[float | None, typer.Option(help="H0: the first's Elo over the second, from each wall's score (1 won more, 0.5 equal, 0 less), is at most this; default 0.")] = None,
+    elo1: Annotated[float | None, typer.Option(help="H1: it is at least this; default 10.")] = None,
+    alpha: Annotated[float, typer.Option(help="Chance of accepting H1 when H0 holds.")] = 0.05,
+    beta: Annotated[float, typer.Option(help="Chance of accepting H0 when H1 holds.")] = 0.05,
+    batch: Annotated[int, typer.Option(help="Walls between two looks of the test; the verdict depends on it (and on the seed) only.")] = 200,
+    max_walls: Annotated[int, typer.Option(help="Walls at most: past them the test is inconclusive.")] = 100_000,
+    ruleset: Annotated[str, typer.Option(help=RULESET_HELP)] = "erren",
+    seed: Annotated[int, typer.Option(help="Seed of the walls.")] = 1,
+    room: Annotated[str | None, typer.Option(help="Room whose stake and fee price the results (default the family's first room).")] = None,
+    rooms: Annotated[Path | None, typer.Option(help=f"A rooms file; default the family's ({ROOMS_FILES}).")] = None,
+    seats: Annotated[int | None, typer.Option(help="Seats at the table where the ruleset allows several counts (sanren-liangfang: 2 or 3).")] = None,
+    lineup: Annotated[str, typer.Option(help="At three or four seats: 'alternate' (A, B, A, B) or 'one' (A alone against B in every other seat).")] = "alternate",
+    variance_reduction: Annotated[bool, typer.Option("--variance-reduction/--no-variance-reduction", help="Take the luck measured on each wall out of its value (control variates fitted on the earlier batches), where the walls carry it.")] = True,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object: configuration, verdict, estimate, and the LLR after every batch.")] = False,
+):
+    """A sequential test on duplicate walls: play batches until H0 (no better than the lower bound) or H1 (at least
+    the upper) is accepted; the LLR after each batch on a terminal, then the walls used, the verdict and the estimate."""
+    from sim.commands.sprt import sprt_text
+
+    typer.echo(sprt_text(first, second, money0, money1, elo0, elo1, alpha, beta, batch, max_walls, ruleset, seed, room,
+                         rooms, seats, lineup, variance_reduction, as_json), nl=False)
+
+
+@app.command()
 def challenge(
     levels: Annotated[Path | None, typer.Option(help="A levels file (default sim/erren/challenge/levels.toml: its figures are assumptions).")] = None,
     players: Annotated[str, typer.Option(help="The player and the computer, e.g. 'greedy,greedy' or 'value:speed=6,greedy'.")] = "greedy,greedy",

@@ -1,4 +1,4 @@
-"""A progress bar on a terminal, nothing when output is piped or redirected."""
+"""Progress on a terminal: a bar, or a line per step; nothing when output is piped or redirected."""
 
 import contextlib
 import sys
@@ -22,3 +22,11 @@ def progress_bar(description: str, total: int):
     with Progress(*columns, transient=True) as progress:
         task = progress.add_task(description, total=total)
         yield lambda amount=1: progress.advance(task, amount)
+
+
+def progress_lines():
+    """Returns line(text): the text as a line on a terminal's stderr (a step of long work worth keeping on
+    screen, such as a sequential test's LLR after each batch), a no-op when stderr is piped or redirected."""
+    if not sys.stderr.isatty():
+        return lambda text: None
+    return lambda text: print(text, file=sys.stderr, flush=True)
