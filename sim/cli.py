@@ -583,11 +583,12 @@ def duel(
     seats: Annotated[int | None, typer.Option(help="Seats at the table where the ruleset allows several counts (sanren-liangfang: 2 or 3).")] = None,
     lineup: Annotated[str, typer.Option(help="At three or four seats: 'alternate' (A, B, A, B) or 'one' (A alone against B in every other seat).")] = "alternate",
     out: Annotated[Path | None, typer.Option(help="Also write each wall's results here as Parquet (refused if the file is there and is not a duel table).")] = None,
+    variance_reduction: Annotated[bool, typer.Option("--variance-reduction/--no-variance-reduction", help="Take the measured luck of the draws out of the verdict (control variates): the same mean, a narrower interval.")] = True,
 ):
     """Two players on duplicate deals: win rates, mean beans (or money) per deal, and whether the difference is significant."""
     from sim.commands.duels import duel_text
 
-    typer.echo(duel_text(ruleset, first, second, deals, seed, room, rooms, seats, lineup, out), nl=False)
+    typer.echo(duel_text(ruleset, first, second, deals, seed, room, rooms, seats, lineup, out, variance_reduction), nl=False)
 
 
 @app.command()

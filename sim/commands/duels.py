@@ -47,9 +47,11 @@ def check_duel_output(out: Path) -> None:
 
 
 def duel_text(ruleset_text: str, first: str, second: str, deals: int, seed: int, room: str | None,
-              rooms: Path | None, seats: int | None, lineup: str, out: Path | None = None) -> str:
+              rooms: Path | None, seats: int | None, lineup: str, out: Path | None = None,
+              variance_reduction: bool = True) -> str:
     """Two players on `deals` duplicate walls: what `mjsim duel` prints; with `out`, the per-wall results
-    written there as Parquet (``DuelResult.walls_table``) with the duel's configuration."""
+    written there as Parquet (``DuelResult.walls_table``) with the duel's configuration. With
+    `variance_reduction`, the verdict has the luck of the draws taken out (``sim.runs.duel.duel``)."""
     if out is not None:
         check_duel_output(out)
     ruleset = _ruleset(ruleset_text, deals, seed, f"a duel of {deals:,} walls")
@@ -59,7 +61,10 @@ def duel_text(ruleset_text: str, first: str, second: str, deals: int, seed: int,
     if lineup not in duels.LINEUPS:
         raise UserError(f"--lineup is one of {', '.join(duels.LINEUPS)}, not {lineup!r}")
     start = time.perf_counter()
-    result = duels.duel(ruleset, first, second, deals, seed, chosen, seats, lineup)
+    if variance_reduction and (ruleset.start_exchange or ruleset.pick_chance or ruleset.pung_offer_chance):
+        raise UserError(f"{ruleset_text}'s assists choose the player's tiles, so the luck of its draws is not measured: "
+                        "give --no-variance-reduction")
+    result = duels.duel(ruleset, first, second, deals, seed, chosen, seats, lineup, variance_reduction)
     seconds = time.perf_counter() - start
     played = deals * result.seats  # every wall once per seating
     text = (duels.format_duel(result, chosen, family_of(ruleset).currency_for(ruleset))
@@ -67,7 +72,8 @@ def duel_text(ruleset_text: str, first: str, second: str, deals: int, seed: int,
     if out is not None:
         config = {"command": "duel", "ruleset": ruleset_text, "players": [first, second], "player_names": list(result.names),
                   "deals": deals, "seed": seed, "room": chosen.name, "stake": chosen.stake, "fee": chosen.fee,
-                  "seats": result.seats, "lineup": lineup, "ruleset_source": ruleset.source}
+                  "seats": result.seats, "lineup": lineup, "variance_reduction": variance_reduction,
+                  "ruleset_source": ruleset.source}
         text += f"wrote {write_table(result.walls_table(), out, config)}\n"
     return text
 
