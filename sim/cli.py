@@ -503,11 +503,12 @@ def duel(
     seats: Annotated[int | None, typer.Option(help="Seats at the table where the ruleset allows several counts (sanren-liangfang: 2 or 3).")] = None,
     lineup: Annotated[str, typer.Option(help="At three or four seats: 'alternate' (A, B, A, B) or 'one' (A alone against B in every other seat).")] = "alternate",
     out: Annotated[Path | None, typer.Option(help="Also write each wall's results here as Parquet (refused if the file is there and is not a duel table).")] = None,
+    variance_reduction: Annotated[bool, typer.Option("--variance-reduction/--no-variance-reduction", help="Take the measured luck of the draws out of the verdict (control variates): the same mean, a narrower interval.")] = True,
 ):
     """Two players on duplicate deals: win rates, mean beans (or money) per deal, and whether the difference is significant."""
     from sim.commands.duels import duel_text
 
-    typer.echo(duel_text(ruleset, first, second, deals, seed, room, rooms, seats, lineup, out), nl=False)
+    typer.echo(duel_text(ruleset, first, second, deals, seed, room, rooms, seats, lineup, out, variance_reduction), nl=False)
 
 
 @app.command()
@@ -523,11 +524,12 @@ def league(
     report: Annotated[bool, typer.Option("--report", help="Also write the league's page of charts beside its table (--out, default results/league-<ruleset>-seed<seed>.parquet).")] = False,
     ratings: Annotated[bool, typer.Option("--ratings", help="Also print the rating list: one rating per player with its 95% bootstrap interval (see mjsim rate).")] = False,
     anchor: Annotated[str | None, typer.Option(help="With --ratings: the player rated 0 (default greedy where it plays, else the first player).")] = None,
+    variance_reduction: Annotated[bool, typer.Option("--variance-reduction/--no-variance-reduction", help="Take the measured luck of the draws out of each pair's verdict and the ratings, as a duel does.")] = True,
 ):
     """A round robin of duels: the matrix of each row player's mean beans per deal less each column player's."""
     from sim.commands.duels import league_text
 
-    typer.echo(league_text(ruleset, players, deals, seed, room, rooms, out, seats, report, ratings, anchor), nl=False)
+    typer.echo(league_text(ruleset, players, deals, seed, room, rooms, out, seats, report, ratings, anchor, variance_reduction), nl=False)
 
 
 @app.command()

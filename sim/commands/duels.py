@@ -34,6 +34,14 @@ def _ruleset(ruleset_text: str, deals: int, seed: int, what: str):
     return load_ruleset(ruleset_text)
 
 
+def check_luck_measurable(ruleset, ruleset_text: str, variance_reduction: bool) -> None:
+    """Variance reduction needs the luck of the draws, which a ruleset's assists (erren-challenge's levels) would
+    bias by choosing the player's tiles: such a ruleset plays only with --no-variance-reduction."""
+    if variance_reduction and (ruleset.start_exchange or ruleset.pick_chance or ruleset.pung_offer_chance):
+        raise UserError(f"{ruleset_text}'s assists choose the player's tiles, so the luck of its draws is not measured: "
+                        "give --no-variance-reduction")
+
+
 def check_duel_output(out: Path) -> None:
     """`mjsim duel --out`: a new file, or a duel table written before (replaced); anything else is refused, so
     that a duel never writes over a run's table, a league's or a file that is not mjsim's."""
@@ -49,9 +57,11 @@ def check_duel_output(out: Path) -> None:
 
 
 def duel_text(ruleset_text: str, first: str, second: str, deals: int, seed: int, room: str | None,
-              rooms: Path | None, seats: int | None, lineup: str, out: Path | None = None) -> str:
+              rooms: Path | None, seats: int | None, lineup: str, out: Path | None = None,
+              variance_reduction: bool = True) -> str:
     """Two players on `deals` duplicate walls: what `mjsim duel` prints; with `out`, the per-wall results
-    written there as Parquet (``DuelResult.walls_table``) with the duel's configuration."""
+    written there as Parquet (``DuelResult.walls_table``) with the duel's configuration. With
+    `variance_reduction`, the verdict has the luck of the draws taken out (``sim.runs.duel.duel``)."""
     if out is not None:
         check_duel_output(out)
     ruleset = _ruleset(ruleset_text, deals, seed, f"a duel of {deals:,} walls")
@@ -61,7 +71,8 @@ def duel_text(ruleset_text: str, first: str, second: str, deals: int, seed: int,
     if lineup not in duels.LINEUPS:
         raise UserError(f"--lineup is one of {', '.join(duels.LINEUPS)}, not {lineup!r}")
     start = time.perf_counter()
-    result = duels.duel(ruleset, first, second, deals, seed, chosen, seats, lineup)
+    check_luck_measurable(ruleset, ruleset_text, variance_reduction)
+    result = duels.duel(ruleset, first, second, deals, seed, chosen, seats, lineup, variance_reduction)
     seconds = time.perf_counter() - start
     played = deals * result.seats  # every wall once per seating
     text = (duels.format_duel(result, chosen, family_of(ruleset).currency_for(ruleset))
@@ -69,13 +80,15 @@ def duel_text(ruleset_text: str, first: str, second: str, deals: int, seed: int,
     if out is not None:
         config = {"command": "duel", "ruleset": ruleset_text, "players": [first, second], "player_names": list(result.names),
                   "deals": deals, "seed": seed, "room": chosen.name, "stake": chosen.stake, "fee": chosen.fee,
-                  "seats": result.seats, "lineup": lineup, "ruleset_source": ruleset.source}
+                  "seats": result.seats, "lineup": lineup, "variance_reduction": variance_reduction,
+                  "ruleset_source": ruleset.source}
         text += f"wrote {write_table(result.walls_table(), out, config)}\n"
     return text
 
 
 def league_text(ruleset_text: str, players: list[str], deals: int, seed: int, room: str | None, rooms: Path | None,
-                out: Path | None, seats: int | None, report: bool, ratings: bool = False, anchor: str | None = None) -> str:
+                out: Path | None, seats: int | None, report: bool, ratings: bool = False, anchor: str | None = None,
+                variance_reduction: bool = True) -> str:
     """A round robin of duels: what `mjsim league` prints (with `ratings`, the rating list after the matrix,
     anchored on `anchor`); its table written to `out` (with `report`, by default under results/) with the
     league's configuration, and its page of charts beside it."""
@@ -92,12 +105,13 @@ def league_text(ruleset_text: str, players: list[str], deals: int, seed: int, ro
         runner.check_seats(ruleset, seats)
     chosen = chosen_room(rooms, room, ruleset)
     anchored = league_anchor(ruleset, players, anchor) if ratings else None
-    table = duels.league(ruleset, players, deals, seed, chosen, seats)
+    check_luck_measurable(ruleset, ruleset_text, variance_reduction)
+    table = duels.league(ruleset, players, deals, seed, chosen, seats, variance_reduction=variance_reduction)
     if report and out is None:
         out = Path("results") / f"league-{Path(ruleset_text).stem}-seed{seed}.parquet"
     config = {"command": "league", "ruleset": ruleset_text, "players": players, "player_names": names, "deals": deals,
               "seed": seed, "room": chosen.name, "stake": chosen.stake, "fee": chosen.fee,
-              "seats": seats or ruleset.players[0], "ruleset_source": ruleset.source}
+              "seats": seats or ruleset.players[0], "variance_reduction": variance_reduction, "ruleset_source": ruleset.source}
     if out is not None:
         write_table(table, out, config)
     currency = family.currency_for(ruleset)

@@ -154,7 +154,7 @@ def _duel(ruleset_id: str, first: str, second: str, walls: int, seed: int, seats
 def _pair_walls(ruleset_id: str, first: str, second: str, walls: int, seed: int, seats: int, lineup: str):
     """One pair of a round robin on walls 0 .. `walls` - 1 in the ruleset's first room (run in a worker process)."""
     ruleset = load_ruleset(ruleset_id)
-    return duel.play_walls(ruleset, first, second, seed, 0, walls, _room_of(ruleset), seats, lineup)
+    return duel.play_walls(ruleset, first, second, seed, 0, walls, _room_of(ruleset), seats, lineup, luck=True)
 
 
 def round_robins(walls: int, seed: int, tables=EV_TABLES, players=ROUND_ROBIN, extra_duels=()) -> tuple[dict, list]:

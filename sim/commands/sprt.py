@@ -6,7 +6,7 @@ import math
 import time
 from pathlib import Path
 
-from sim.commands.duels import chosen_room
+from sim.commands.duels import check_luck_measurable, chosen_room
 from sim.commands.options import UserError, within
 from sim.core.progress import progress_lines
 from sim.core.result_files import versions
@@ -67,6 +67,7 @@ def sprt_text(first: str, second: str, money0: float | None, money1: float | Non
     if seats is not None:
         runner.check_seats(ruleset, seats)
     chosen = chosen_room(rooms, room, ruleset)
+    check_luck_measurable(ruleset, ruleset_text, variance_reduction)
     currency = family.currency_for(ruleset)
     per = "per deal" if (seats or ruleset.players[0]) == 2 else "per seat and deal"
     line = progress_lines()

@@ -9,7 +9,7 @@ import re
 import time
 from pathlib import Path
 
-from sim.commands.duels import chosen_room
+from sim.commands.duels import check_luck_measurable, chosen_room
 from sim.commands.options import UserError, within
 from sim.core import spsa
 from sim.core.progress import progress_bar
@@ -129,13 +129,14 @@ def tune_command(player: str, parameter_texts: list[str], opponent: str | None, 
     check_player(family, opponent, "--opponent")
     parameters = tunable(family, player, parameter_texts)
     chosen = chosen_room(rooms, room, ruleset)
+    check_luck_measurable(ruleset, ruleset_text, variance_reduction)
     largest = max(walls_per_step, confirm_walls)
     check_memory(duels.duel_memory(largest) * 2, f"{largest:,} walls at once",
                  "give fewer --walls-per-step or --confirm-walls", UserError)
     out = out if out is not None else default_out(ruleset_text, player, family, seed)
     check_trace_output(out)
 
-    play = functools.partial(_play, ruleset, seed, chosen, seats, lineup)
+    play = functools.partial(_play, ruleset, seed, chosen, seats, lineup, variance_reduction)
     gains = spsa.Gains(step_size, perturbation, 0.1 * iterations)
     started = time.perf_counter()
     with progress_bar("iterations", iterations) as advance:
@@ -179,8 +180,8 @@ def tune_command(player: str, parameter_texts: list[str], opponent: str | None, 
     return "".join(line + "\n" for line in lines)
 
 
-def _play(ruleset, seed, room, seats, lineup, first, second, start, count):
-    return duels.play_walls(ruleset, first, second, seed, start, count, room, seats, lineup)
+def _play(ruleset, seed, room, seats, lineup, luck, first, second, start, count):
+    return duels.play_walls(ruleset, first, second, seed, start, count, room, seats, lineup, luck=luck)
 
 
 def _confirmation_data(confirmation: tuning.Confirmation) -> dict:

@@ -68,7 +68,7 @@ from kernels.tiles import (
     N_FLOWERS,
     N_KINDS,
 )
-from sim.core import event_logs, win_chances
+from sim.core import draw_luck, event_logs, win_chances
 from sim.core.actions import (
     ADDED_KONG,
     CHOW,
@@ -263,8 +263,9 @@ VIOLATIONS = (
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def _draw(seat, from_back, wall, state, events):
-    """Draw for `seat` (from the back for a replacement), setting flowers aside and replacing them.
+def _draw(seat, from_back, measured, wall, rules, state, work, events):
+    """Draw for `seat` (from the back for a replacement), setting flowers aside and replacing them; each
+    tile drawn adds its luck to the seat's (sim.core.draw_luck) when `measured` and luck is measured.
 
     Returns (kind, where it came from), or (-1, ...) when the wall runs out before a tile is in hand."""
     hands, table = state.hands, state.table
@@ -272,6 +273,10 @@ def _draw(seat, from_back, wall, state, events):
     while True:
         if wall_left(table) == 0:
             return -1, source
+        if measured and draw_luck.measuring(work.luck):
+            position = table[WALL_BACK] if from_back else table[WALL_FRONT]
+            _measure_draw(seat, wall[position], from_back, table[WALL_FRONT], table[WALL_BACK], wall, state, rules,
+                          work)
         if from_back:
             tile = wall[table[WALL_BACK]]
             table[WALL_BACK] -= 1
@@ -291,6 +296,45 @@ def _draw(seat, from_back, wall, state, events):
         if wall_left(table) == 0:
             log_event(events, EV_LAST_TILE, NO_SEAT, tile)
         return tile, source
+
+
+@njit(cache=True, _nrt=False)
+def _measure_draw(seat, tile, from_back, first, last, wall, state, rules, work):
+    """Add the luck of the seat's draw of `tile` from wall[first .. last] (sim.core.draw_luck): the drawer's,
+    and the other seat's if its hand is ready. A ready hand's completing kinds are priced as the engine prices
+    the win: (fan total + flowers) x 2^doubles, or the points where the ruleset scores points."""
+    hands, table, tally = state.hands, state.table, work.luck_tally
+    total = draw_luck.tally_wall(wall, first, last, tally)
+    before = draw_luck.distances_after_draw(hands[seat], table[N_MELDS + seat], rules.suit_table,
+                                            rules.honour_table, work.shanten_scratch, tally)
+    if before == draw_luck.COMPLETE + 1:
+        flags = SELF_DRAWN_FLAG | _ready_flags(seat, table) | (KONG_REPLACEMENT_FLAG if from_back else 0)
+        _price_wins(seat, flags, state, rules, work)
+    draw_luck.add_draw(work.luck_sums, seat, tile, total, before, tally)
+    other = 1 - seat
+    if draw_luck.distances_after_draw(hands[other], table[N_MELDS + other], rules.suit_table, rules.honour_table,
+                                      work.shanten_scratch, tally) == draw_luck.COMPLETE + 1:
+        draw_luck.clear_values(tally)
+        _price_wins(other, _ready_flags(other, table), state, rules, work)
+        draw_luck.add_value(work.luck_sums, other, draw_luck.DISCARD_WIN_VALUE, tile, total, tally)
+
+
+@njit(cache=True, _nrt=False)
+def _price_wins(seat, flags, state, rules, work):
+    """tally[VALUE] = the price of the seat's win with `flags` on each kind left that completes its hand."""
+    table, tally = state.table, work.luck_tally
+    points = work.score[POINTS]  # the pending win's points: pricing these wins must leave them as they were
+    for kind in range(N_KINDS):
+        if tally[draw_luck.REMAINING, kind] > 0 and tally[draw_luck.DISTANCE, kind] == draw_luck.COMPLETE:
+            fans = _win_total(seat, kind, flags, False, state, rules, work)
+            if fans < 0:
+                continue
+            if rules.settings[SCORING] == SCORING_CHALLENGE:
+                tally[draw_luck.VALUE, kind] = work.score[POINTS]
+            else:
+                doubles = min(table[DOUBLES + seat], MAX_DOUBLES_PRICED)
+                tally[draw_luck.VALUE, kind] = (np.int64(fans) + table[FLOWERS + seat]) << doubles
+    work.score[POINTS] = points
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -540,6 +584,8 @@ def _open_deal(deal, dealer, seed, template, wall, rules, state, work, events, r
     events[0, 0] = 0
     for column in range(record.shape[0]):
         record[column] = 0
+    if draw_luck.measuring(work.luck):
+        draw_luck.begin_deal(work.luck_sums)
     for position in range(template.shape[0]):
         wall[position] = template[position]
     stream = stream_state(seed, 0, deal)
@@ -570,7 +616,7 @@ def _open_deal(deal, dealer, seed, template, wall, rules, state, work, events, r
     table[OUT_OF_PLAY] = settings[TILES_IN_PLAY]
     for seat in (dealer, other):  # the dealer replaces its flowers first
         for _ in range(table[FLOWERS + seat]):
-            tile, _ = _draw(seat, True, wall, state, events)
+            tile, _ = _draw(seat, True, False, wall, rules, state, work, events)  # the deal: the same in every seating
             if seat == dealer:
                 last_received = tile
     for _ in range(settings[BONUS_TILES]):  # face up for both seats: it leaves the wall (no flowers here)
@@ -641,6 +687,8 @@ def _extra_draws(record, fans, wall, state, rules, work, events, validate):
         if table[OUT_OF_PLAY] >= settings[WALL_TILES]:
             return False
         tile = np.int64(wall[table[OUT_OF_PLAY]])  # as every other win's tile: one compiled copy of the scoring
+        if draw_luck.measuring(work.luck):  # drawn from the out-of-play tiles left
+            _measure_draw(seat, tile, False, table[OUT_OF_PLAY], settings[WALL_TILES] - 1, wall, state, rules, work)
         table[OUT_OF_PLAY] += 1
         table[TURN] += 1
         hands[seat, tile] += 1
@@ -681,7 +729,7 @@ def _check_turn_start(seat, state, wall, rules, work, events, record, validate):
 @njit(cache=True, inline="always", _nrt=False)
 def _replacement(seat, wall, rules, state, work, events, record, fans, validate):
     """After a kong: the replacement draw from the back, then the seat's turn goes on."""
-    drawn, source = _draw(seat, True, wall, state, events)
+    drawn, source = _draw(seat, True, True, wall, rules, state, work, events)
     if drawn < 0:
         _over(record, fans, wall, state, rules, work, events, validate)
         return
@@ -755,7 +803,7 @@ def _pass_and_draw(seat, may_claim, wall, rules, state, work, events, record, fa
     settings = rules.settings
     if seat == assists.ASSISTED_SEAT and (settings[PICK_CHANCE] != 0 or settings[PUNG_OFFER_CHANCE] != 0):
         assists.at_draw(seat, wall, state, rules, work, events)
-    drawn, source = _draw(seat, False, wall, state, events)
+    drawn, source = _draw(seat, False, True, wall, rules, state, work, events)
     if drawn < 0:
         _over(record, fans, wall, state, rules, work, events, validate)
         return
@@ -916,7 +964,7 @@ def _answer_claim(seat, code, low, wall, rules, state, work, events, record, fan
         log_event(events, EV_PONG if code == PONG else EV_KONG, seat, discard)
     table[TURN] += 1
     if code == KONG:
-        drawn, source = _draw(seat, True, wall, state, events)
+        drawn, source = _draw(seat, True, True, wall, rules, state, work, events)
         if drawn < 0:
             _over(record, fans, wall, state, rules, work, events, validate)
             return
@@ -1034,6 +1082,7 @@ def _play_deals(seed, first_deal, session_length, template, rules, kinds, parame
         dealer = _next_dealer(dealer, deal, row, seed, session_length)
         _play_deal(deal, dealer, seed, template, wall, rules, kinds, parameters, state, work, events, records[row], fans[row], validate)
         event_logs.keep_events(events, log, row)
+        draw_luck.keep(work.luck, work.luck_sums, row)
         winner = records[row, R_WINNER]
         if winner >= 0 and winner != dealer:
             dealer = winner
@@ -1114,6 +1163,7 @@ def _asking_loop(act0, act1, functions, user_parameters, asks_python, seed, firs
                 return
             pending = play_to_user(action, wall, rules, kinds, parameters, state, work, events, record, fans[row], validate)
         event_logs.keep_events(events, log, row)
+        draw_luck.keep(work.luck, work.luck_sums, row)
         winner = records[row, R_WINNER]
         if winner >= 0 and winner != dealer:
             dealer = winner
@@ -1153,10 +1203,10 @@ class _UserTable(UserTable):
         return Observation(self.state, legal, self.deal, self.ruleset)
 
 
-def _play_with_users(ruleset, players, seed, first, session_length, template, rules, validate, records, fans, events,
-                     wall, log) -> win_chances.WinChanceLog:
+def _play_with_users(ruleset, players, seed, first, session_length, template, rules, work, validate, records, fans,
+                     events, wall, log) -> win_chances.WinChanceLog:
     """Play the batch with user players among the seats; returns the chances of winning they reported."""
-    state, work = new_state(), new_work()
+    state = new_state()
     status = engine_status()  # shared with the parent when this is a worker process (sim.core.worker_processes)
     chances = win_chances.new_log(records.shape[0], win_chances.discards_bound(
         max(0, template.shape[0] - DEALT_TO_DEALER - DEALT_TO_OTHER), len(players.users)))
@@ -1246,42 +1296,47 @@ class DealRecords:
     fans: np.ndarray
     win_chances: dict = field(default_factory=dict)
     log: event_logs.BatchLog | None = None  # every deal's events, when asked for (sim.core.event_logs)
+    luck: np.ndarray | None = None  # (deals, 2, features): each seat's luck of the draws, when asked for (sim.core.draw_luck)
 
     def __len__(self):
         return self.fans.shape[0]
 
 
-def _play_batch(ruleset, players, seed, first, session_length, template, rules, validate, records, fans, events, wall,
-                log):
+def _play_batch(ruleset, players, seed, first, session_length, template, rules, work, validate, records, fans, events,
+                wall, log):
     """Play the batch; returns the chances of winning its user players reported (None without user players)."""
     if players.has_users:
-        return _play_with_users(ruleset, players, seed, first, session_length, template, rules, validate, records,
-                                fans, events, wall, log)
+        return _play_with_users(ruleset, players, seed, first, session_length, template, rules, work, validate,
+                                records, fans, events, wall, log)
     _play_deals(np.uint64(seed), first, session_length, template, rules, players.kinds, players.parameters,
-                new_work(), validate, records, fans, events, wall, log)
+                work, validate, records, fans, events, wall, log)
     return None
 
 
 def play(ruleset: Ruleset, players: Players, seed: int, n_deals: int, first_deal: int = 0,
-         session_length: int = 0, validate: bool = False, keep_log: bool = False) -> DealRecords:
+         session_length: int = 0, validate: bool = False, keep_log: bool = False, luck: bool = False) -> DealRecords:
     """Play deals first_deal .. first_deal + n_deals - 1. With sessions, first_deal must start one. With
-    `keep_log`, the records carry every deal's events (room for MAX_EVENTS a deal: keep batches small)."""
+    `keep_log`, the records carry every deal's events (room for MAX_EVENTS a deal: keep batches small); with
+    `luck`, each seat's luck of the draws (sim.core.draw_luck), which the ruleset's assists would bias."""
     if session_length and first_deal % session_length:
         raise ValueError("with sessions, a batch starts at a session's first deal")
+    if luck and (ruleset.start_exchange or ruleset.pick_chance or ruleset.pung_offer_chance):
+        raise ValueError(f"{ruleset.id}'s assists choose the player's tiles: its draws' luck is not measurable")
     if players.host is not None:
-        return players.host.call("play", ruleset, seed, n_deals, first_deal, session_length, validate, keep_log)
+        return players.host.call("play", ruleset, seed, n_deals, first_deal, session_length, validate, keep_log, luck)
     rules, template = kernel_rules(ruleset)
+    work = new_work(n_deals if luck else 0)
     records = np.zeros((n_deals, len(RECORD_COLUMNS)), np.int32)
     fans = np.zeros((n_deals, N_FANS), np.uint8)
     events = np.zeros((MAX_EVENTS, EVENT_COLUMNS), np.int64)
     log = event_logs.new_batch_log(n_deals, MAX_EVENTS, EVENT_COLUMNS, np.int64) if keep_log else event_logs.no_batch_log(EVENT_COLUMNS, np.int64)
-    chances = _play_batch(ruleset, players, seed, first_deal, session_length, template, rules, validate, records,
+    chances = _play_batch(ruleset, players, seed, first_deal, session_length, template, rules, work, validate, records,
                           fans, events, template.copy(), log)
     columns = {"deal": np.arange(first_deal, first_deal + n_deals, dtype=np.int64)}
     columns.update({name: records[:, index] for index, name in enumerate(RECORD_COLUMNS)})
     reporting = [seat for seat, user in enumerate(players.users) if user is not None]
     return DealRecords(columns, fans, win_chances.columns(chances, n_deals, reporting) if chances is not None else {},
-                       event_logs.trimmed(log) if keep_log else None)
+                       event_logs.trimmed(log) if keep_log else None, work.luck if luck else None)
 
 
 def replay(ruleset: Ruleset, players: Players, seed: int, deal: int, session_length: int = 0) -> DealLog:
@@ -1295,7 +1350,7 @@ def replay(ruleset: Ruleset, players: Players, seed: int, deal: int, session_len
     fans = np.zeros((n_deals, N_FANS), np.uint8)
     events = np.zeros((MAX_EVENTS, EVENT_COLUMNS), np.int64)
     wall = template.copy()
-    _play_batch(ruleset, players, seed, first, session_length, template, rules, False, records, fans, events, wall,
-                event_logs.no_batch_log(EVENT_COLUMNS, np.int64))
+    _play_batch(ruleset, players, seed, first, session_length, template, rules, new_work(), False, records, fans, events,
+                wall, event_logs.no_batch_log(EVENT_COLUMNS, np.int64))
     record = {"deal": deal, **{name: int(records[-1, index]) for index, name in enumerate(RECORD_COLUMNS)}}
     return DealLog(record, fans[-1], wall, events[1 : events[0, 0] + 1].copy())

@@ -205,7 +205,7 @@ def _step_in_parallel(actions, seed, next_deal, stride, template, rules, kinds, 
             works.shanten_scratch[thread], works.distances[thread], works.unseen[thread], works.held[thread],
             works.shanten_after_discard[thread], works.fans[thread], works.streams[thread], works.hand_sizes[thread],
             works.check_counts[thread], works.legal[thread], works.no_tiles[thread], works.challenge_fans[thread],
-            works.score[thread],
+            works.score[thread], works.luck[thread], works.luck_sums[thread], works.luck_tally[thread],
         )
         steps[thread] += _step_tables(
             first, last, actions, seed, next_deal, stride, template, rules, kinds, parameters, stake, fee, hands, melds,

@@ -30,6 +30,7 @@ from kernels.fans.challenge import new_work as new_challenge_work
 from kernels.fans.mcr import new_work as new_fan_work
 from kernels.shanten import _hand_shanten
 from kernels.tiles import COPIES_PER_KIND, HONOR_START, MELD_CONCEALED_KONG, MELD_PONG, N_KINDS, SUIT_SIZE
+from sim.core import draw_luck
 from sim.core.actions import (
     ADDED_KONG,
     CHOW,
@@ -114,14 +115,20 @@ class Work(NamedTuple):
     no_tiles: np.ndarray  # int8 (34,) zeros: what a numba player sees of a hand it may not see
     challenge_fans: np.ndarray  # the challenge evaluator's work array (``kernels.fans.challenge.new_work``)
     score: np.ndarray  # int64 (4,): the challenge evaluator's result (points, total, 役满, total before the cap)
+    # The luck of the draws (sim.core.draw_luck), measured when `luck` has rows:
+    luck: np.ndarray  # float64 (deals or 0, 2, features): each deal's sums, kept by the deal loops
+    luck_sums: np.ndarray  # float64 (2, features): the deal's sums so far
+    luck_tally: np.ndarray  # int64 (3, 34): the remaining tiles, distances and win values of one draw
 
 
-def new_work() -> Work:
+def new_work(luck_deals: int = 0) -> Work:
+    """Work arrays for a batch; with `luck_deals` rows of luck, the engine measures the luck of the draws."""
     return Work(
         np.zeros((6, 10), np.int16), np.zeros(N_KINDS, np.int64), np.zeros(N_KINDS, np.int8),
         np.zeros(N_KINDS, np.int64), np.zeros(N_KINDS, np.int64), new_fan_work(), np.zeros(N_STREAMS, np.uint64),
         np.zeros(2, np.int64), np.zeros((2, N_KINDS), np.int64), np.zeros(MAX_LEGAL, np.int64),
         np.zeros(N_KINDS, np.int8), new_challenge_work(), np.zeros(RESULT_FIELDS, np.int64),
+        draw_luck.new_luck(luck_deals, 2), np.zeros((2, len(draw_luck.FEATURES))), draw_luck.new_tally(),
     )
 
 

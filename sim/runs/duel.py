@@ -9,9 +9,12 @@ luck of the tiles cancels in the per-wall sum of a heuristic's results; with two
 usual swap. A duel reports, per heuristic, the win rate and the mean money per seat and deal in a room
 (default the family's first room: 体验场 for 二人麻将, one bean per fan and no fee, so beans are fans; 练习场
 for 血战, base stake 1, so money is units), each with a 95% interval, and whether the difference between the
-two is significant: a z test on the per-wall differences, which are independent from wall to wall. A league
-plays every pair of a list of heuristics on the same walls and gives the pairwise matrix, each pair keeping
-its per-wall differences, which rating lists are fitted to (``analysis.ratings``).
+two is significant: a z test on the per-wall differences, which are independent from wall to wall. By default
+the verdict is on the differences with the luck of the draws taken out (``sim.core.draw_luck``: per wall, the
+first player's luck less the second's, with coefficients cross-fitted on the other walls by
+``sim.core.control_variates``), which keeps its mean and narrows its interval. A league plays every pair of
+a list of heuristics on the same walls and gives the pairwise matrix, each pair keeping its per-wall
+differences, which rating lists are fitted to (``analysis.ratings``).
 """
 
 import itertools
@@ -21,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from sim.core.control_variates import cross_fitted
+from sim.core import control_variates, draw_luck
 from sim.core.rooms import Room
 from sim.core.ruleset import Ruleset
 from sim.core.statistics import Z_95, wilson_interval
@@ -45,6 +48,12 @@ class DuelResult:
     lineup: str = "alternate"
     seating_money: np.ndarray | None = None  # (seatings, 2, walls): each player's money per wall in each seating
     seating_wins: np.ndarray | None = None  # (seatings, 2, walls): the seats each player won the wall from
+    # With variance reduction, the verdict above is on `adjusted`; `plain_*` is the verdict without it:
+    luck: np.ndarray | None = None  # (walls, features): the first player's luck less the second's (Walls.luck)
+    adjusted: np.ndarray | None = None  # (walls,): the per-wall differences less the luck cross-fitted to them
+    plain_difference: float = math.nan
+    plain_error: float = math.nan  # standard error of the plain difference
+    error: float = math.nan  # standard error of the verdict's difference
 
     @property
     def significant(self) -> bool:
@@ -75,11 +84,15 @@ class DuelResult:
                 columns[f"{role}_wins_seating_{seating_index}"] = self.seating_wins[seating_index, player]
         per_seat = self.seating_money.sum(axis=0) / (self.seat_deals / self.deals)[:, None]
         columns.update({"first_per_seat": per_seat[0], "second_per_seat": per_seat[1], "difference": per_seat[0] - per_seat[1]})
+        if self.luck is not None:
+            for index, feature in enumerate(draw_luck.FEATURES):
+                columns[f"luck_{feature}"] = self.luck[:, index]
+            columns["adjusted_difference"] = self.adjusted
         return pd.DataFrame(columns)
 
 
 CHUNK = 2_000  # deals per engine call: numba holds off Ctrl-C until a call returns (ev plays 400 to 3,000 a second)
-BYTES_PER_WALL = 224  # held for the whole duel: each player's money and wins per wall in each of up to 4 seatings, and the figures from them
+BYTES_PER_WALL = 400  # held for the whole duel: each player's money, wins and luck per wall in each of up to 4 seatings, and the figures from them
 
 
 def duel_memory(deals: int) -> int:
@@ -87,13 +100,13 @@ def duel_memory(deals: int) -> int:
     return deals * BYTES_PER_WALL + CHUNK * 4096
 
 
-def _chunks(family, ruleset, players, seed: int, start: int, count: int):
-    """(offset from `start`, record columns) of walls `start` .. `start + count - 1`, played a chunk at a
-    time: Ctrl-C stops a long duel within seconds, and only a chunk's records are held at once; each deal
-    depends only on (seed, deal), so the records are the same as in one piece (money needs no fan columns)."""
+def _chunks(family, ruleset, players, seed: int, start: int, count: int, luck: bool = False):
+    """(offset from `start`, record columns, luck or None) of walls `start` .. `start + count - 1`, played a
+    chunk at a time: Ctrl-C stops a long duel within seconds, and only a chunk's records are held at once; each
+    deal depends only on (seed, deal), so the records are the same as in one piece (money needs no fan columns)."""
     for offset in range(0, count, CHUNK):
-        records = family.engine.play(ruleset, players, seed, min(CHUNK, count - offset), start + offset).columns
-        yield offset, pd.DataFrame(records)
+        played = family.engine.play(ruleset, players, seed, min(CHUNK, count - offset), start + offset, luck=luck)
+        yield offset, pd.DataFrame(played.columns), played.luck
 
 
 LINEUPS = ("alternate", "one")
@@ -116,7 +129,9 @@ class Walls:
     money: np.ndarray  # (seatings, 2, walls): each player's money summed over the seats it held in a seating
     wins: np.ndarray  # (seatings, 2, walls) int8: the seats each player won the wall from
     slots: np.ndarray  # (2,): seats each player held per wall, over the seatings
-    luck: np.ndarray | None = None  # (walls, features): luck measured on each wall (sim.core.control_variates), or None
+    # (walls, features): the luck of the draws (sim.core.draw_luck) of the first player's seats less the second's,
+    # summed over the seatings and divided by the seats as `per_seat` divides money; None unless asked for
+    luck: np.ndarray | None = None
 
     @property
     def count(self) -> int:
@@ -134,8 +149,9 @@ class Walls:
 
 
 def play_walls(ruleset: Ruleset, first: str, second: str, seed: int, start: int, count: int, room: Room,
-               seats: int | None = None, lineup: str = "alternate") -> Walls:
-    """Play walls `start` .. `start + count - 1` once per rotation of the seating of `first` and `second`."""
+               seats: int | None = None, lineup: str = "alternate", luck: bool = False) -> Walls:
+    """Play walls `start` .. `start + count - 1` once per rotation of the seating of `first` and `second`;
+    with `luck`, measure the luck of the draws on each wall (``Walls.luck``)."""
     if lineup not in LINEUPS:
         raise ValueError(f"a lineup is one of {', '.join(LINEUPS)}, not {lineup!r}")
     family = family_of(ruleset)
@@ -143,29 +159,44 @@ def play_walls(ruleset: Ruleset, first: str, second: str, seed: int, start: int,
     texts = (first, second)
     money = np.zeros((seats, 2, count))
     wins = np.zeros((seats, 2, count), dtype=np.int8)
+    players_luck = np.zeros((2, count, len(draw_luck.FEATURES))) if luck else None
     slots = np.zeros(2)
     for rotation in range(seats):
         sitting = seating(seats, rotation, lineup)
         players = family.parse_players([texts[player] for player in sitting], seats)
         try:
-            for offset, records in _chunks(family, ruleset, players, seed, start, count):
+            for offset, records, measured in _chunks(family, ruleset, players, seed, start, count, luck):
                 changes = family.money.seat_changes(records, room)
                 won = family.money.seat_wins(records)
+                walls = slice(offset, offset + len(records))
                 for seat, player in enumerate(sitting):
-                    money[rotation, player, offset:offset + len(records)] += changes[:, seat]
-                    wins[rotation, player, offset:offset + len(records)] += won[:, seat]
+                    money[rotation, player, walls] += changes[:, seat]
+                    wins[rotation, player, walls] += won[:, seat]
+                    if luck:
+                        players_luck[player, walls] += measured[:, seat]
         finally:
             players.close()
         for player in sitting:
             slots[player] += 1
-    return Walls(start, money, wins, slots)
+    difference = players_luck[0] / slots[0] - players_luck[1] / slots[1] if luck else None
+    return Walls(start, money, wins, slots, difference)
+
+
+def _mean_and_error(values: np.ndarray) -> tuple[float, float]:
+    return float(values.mean()), (float(values.std(ddof=1) / math.sqrt(len(values))) if len(values) > 1 else math.nan)
+
+
+VARIANCE_REDUCTION_FOLDS = 2
 
 
 def duel(ruleset: Ruleset, first: str, second: str, deals: int, seed: int, room: Room, seats: int | None = None,
-         lineup: str = "alternate") -> DuelResult:
+         lineup: str = "alternate", variance_reduction: bool = True) -> DuelResult:
+    """`first` against `second` on walls 0 .. deals - 1; with `variance_reduction`, the verdict (difference,
+    interval, z, p) is on the differences with the luck of the draws taken out, cross-fitted in
+    VARIANCE_REDUCTION_FOLDS folds, and the plain verdict's difference and error are kept beside it."""
     family = family_of(ruleset)
     names = tuple(family.player_name(text) for text in (first, second))
-    walls = play_walls(ruleset, first, second, seed, 0, deals, room, seats, lineup)
+    walls = play_walls(ruleset, first, second, seed, 0, deals, room, seats, lineup, luck=variance_reduction)
     seats = walls.money.shape[0]
     per_slot = walls.per_seat()
     wins = walls.wins.sum(axis=(0, 2), dtype=np.float64)
@@ -175,13 +206,17 @@ def duel(ruleset: Ruleset, first: str, second: str, deals: int, seed: int, room:
     spread = per_slot.std(axis=1, ddof=1) / math.sqrt(deals) if deals > 1 else np.full(2, np.nan)
     mean_interval = np.column_stack([mean - Z_95 * spread, mean + Z_95 * spread])
     differences = walls.difference()
-    difference = float(differences.mean())
-    error = float(differences.std(ddof=1) / math.sqrt(deals)) if deals > 1 else math.nan
+    plain_difference, plain_error = _mean_and_error(differences)
+    adjusted = None
+    if variance_reduction:
+        adjusted = control_variates.cross_fitted(differences, walls.luck, VARIANCE_REDUCTION_FOLDS)
+    difference, error = _mean_and_error(adjusted if variance_reduction else differences)
     z = difference / error if error > 0 else (0.0 if difference == 0 else math.copysign(math.inf, difference))
     p_value = math.erfc(abs(z) / math.sqrt(2))
     return DuelResult(
         names, deals, seats, seat_deals.astype(int), wins / seat_deals, win_interval, mean, mean_interval, difference,
         (difference - Z_95 * error, difference + Z_95 * error), z, p_value, lineup, walls.money, walls.wins,
+        walls.luck, adjusted, plain_difference, plain_error, error,
     )
 
 
@@ -204,14 +239,18 @@ def format_duel(result: DuelResult, room: Room, currency: str = "beans") -> str:
         f"difference (first - second): {result.difference:+.3f} {currency} {per} [{low:+.3f}, {high:+.3f}], "
         f"z = {result.z:.2f}, p = {result.p_value:.3g}: {verdict} at 5%"
     )
+    if result.adjusted is not None:
+        lines.append(f"luck of the draws taken out (control variates): standard error {result.plain_error:.3f} -> "
+                     f"{result.error:.3f}; without: {result.plain_difference:+.3f}")
     return "\n".join(lines) + "\n"
 
 
 def league(ruleset: Ruleset, players: list[str], deals: int, seed: int, room: Room, seats: int | None = None,
-           lineup: str = "alternate") -> pd.DataFrame:
-    """Every pair once, on the same walls 0 .. `deals` - 1: ``league_table`` of their ``play_walls``, each pair's
-    walls let go once its rows are made."""
-    pairs = ((first, second, play_walls(ruleset, first, second, seed, 0, deals, room, seats, lineup))
+           lineup: str = "alternate", variance_reduction: bool = True) -> pd.DataFrame:
+    """Every pair once, on the same walls 0 .. `deals` - 1: ``league_table`` of their ``play_walls`` (measuring
+    the luck of the draws with `variance_reduction`, as a duel does), each pair's walls let go once its rows
+    are made."""
+    pairs = ((first, second, play_walls(ruleset, first, second, seed, 0, deals, room, seats, lineup, luck=variance_reduction))
              for first, second in itertools.combinations(players, 2))
     return league_table(pairs)
 
@@ -228,13 +267,18 @@ def league_table(pairs) -> pd.DataFrame:
     less the opponent's on each wall (`difference_by_wall`, a list, wall i at position i: what ratings are
     fitted to), beside it the luck-adjusted one (`adjusted_difference_by_wall`: control variates fitted on other
     walls, ``sim.core.control_variates.cross_fitted``) where the pair's walls measured their luck (None where
-    they did not). `pairs`: (first, second, Walls) of each pair. The matrix of the differences is antisymmetric."""
+    they did not). Where they did, the difference, its interval, z and p are the adjusted ones, as a duel's
+    verdict is. `pairs`: (first, second, Walls) of each pair. The matrix of the differences is antisymmetric."""
     rows = []
     for first, second, walls in pairs:
         differences = walls.difference()
         count = walls.count
-        difference = float(differences.mean())
-        error = float(differences.std(ddof=1) / math.sqrt(count)) if count > 1 else math.nan
+        luck_adjusted = None
+        if walls.luck is not None:
+            luck_adjusted = control_variates.cross_fitted(differences, walls.luck, VARIANCE_REDUCTION_FOLDS)
+        verdict_on = differences if luck_adjusted is None else luck_adjusted
+        difference = float(verdict_on.mean())
+        error = float(verdict_on.std(ddof=1) / math.sqrt(count)) if count > 1 else math.nan
         z = difference / error if error > 0 else (0.0 if difference == 0 else math.copysign(math.inf, difference))
         p_value = math.erfc(abs(z) / math.sqrt(2))
         per_seat = walls.per_seat()
@@ -242,7 +286,6 @@ def league_table(pairs) -> pd.DataFrame:
         spreads = per_seat.std(axis=1, ddof=1) / math.sqrt(count) if count > 1 else np.full(2, np.nan)
         seat_deals = walls.slots * count
         win_rates = walls.wins.sum(axis=(0, 2), dtype=np.float64) / seat_deals
-        luck_adjusted = cross_fitted(differences, walls.luck) if walls.luck is not None else None
         for sign, row, column, player in ((1, first, second, 0), (-1, second, first, 1)):
             low, high = sorted((sign * (difference - Z_95 * error), sign * (difference + Z_95 * error)))
             entry = {

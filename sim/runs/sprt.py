@@ -10,6 +10,7 @@ coefficients are fixed before the batch is played, so every adjusted value keeps
 mean zero) and the test stays a pure function of the seed and the batch size. Batch 0 is plain.
 """
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -77,9 +78,12 @@ def wall_values(walls, units: str) -> np.ndarray:
 def sprt(ruleset: Ruleset, first: str, second: str, test: SequentialTest, units: str, seed: int, batch: int,
          max_walls: int, room: Room, seats: int | None = None, lineup: str = "alternate",
          variance_reduction: bool = True, names: tuple[str, str] | None = None,
-         report: Callable[[Look], None] | None = None, play=play_walls) -> SprtResult:
+         report: Callable[[Look], None] | None = None, play=None) -> SprtResult:
     """Play batches of `batch` walls until `test` decides or `max_walls` are played; `report` is called with
-    the test after each batch. `play` plays walls as ``play_walls`` does (the tests pass their own)."""
+    the test after each batch. `play` plays walls as ``play_walls`` does (default: ``play_walls``, measuring the
+    luck of the draws with `variance_reduction`; the tests pass their own)."""
+    if play is None:
+        play = functools.partial(play_walls, luck=variance_reduction)
     if batch < 1 or max_walls < 1:
         raise ValueError("batch and max_walls must be positive")
     raw, luck, values, looks = [], [], [], []

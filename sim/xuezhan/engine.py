@@ -97,7 +97,7 @@ from kernels.tiles import (
     N_KINDS,
     PIN_START,
 )
-from sim.core import event_logs, win_chances
+from sim.core import draw_luck, event_logs, win_chances
 from sim.core.actions import (
     ADDED_KONG,
     CONCEALED_KONG,
@@ -324,11 +324,15 @@ def _log(events, code, seat, tile, amount):
 
 
 @njit(cache=True, _nrt=False)
-def _draw(seat, from_back, wall, state, events):
-    """Draw for `seat` (from the back for a kong replacement); -1 when the wall is empty."""
+def _draw(seat, from_back, wall, rules, state, work, events):
+    """Draw for `seat` (from the back for a kong replacement); -1 when the wall is empty. When luck is
+    measured, the draw adds its luck to the seat's (sim.core.draw_luck)."""
     hands, table = state.hands, state.table
     if wall_left(table) == 0:
         return -1
+    if draw_luck.measuring(work.luck):
+        position = table[WALL_BACK] if from_back else table[WALL_FRONT]
+        _measure_draw(seat, wall[position], from_back, wall, state, rules, work)
     if from_back:
         tile = wall[table[WALL_BACK]]
         table[WALL_BACK] -= 1
@@ -343,6 +347,43 @@ def _draw(seat, from_back, wall, state, events):
     if wall_left(table) == 0:  # 海底: the log says which draw took the last tile
         _log(events, EV_LAST_TILE, -1, tile, 0)
     return tile
+
+
+@njit(cache=True, _nrt=False)
+def _measure_draw(seat, tile, from_back, wall, state, rules, work):
+    """Add the luck of the seat's draw of `tile` from what is left of the wall (sim.core.draw_luck): the
+    drawer's, and that of every other seat still in whose hand is ready. A ready hand's completing kinds are
+    priced by their raw value: times the seats still in that pay a self-drawn win, once for a win on a discard."""
+    hands, table, tally = state.hands, state.table, work.luck_tally
+    n = table[N_SEATS]
+    total = draw_luck.tally_wall(wall, table[WALL_FRONT], table[WALL_BACK], tally)
+    before = draw_luck.distances_after_draw(hands[seat], table[N_MELDS + seat], rules.suit_table,
+                                            rules.honour_table, work.shanten_scratch, tally)
+    if before == draw_luck.COMPLETE + 1:
+        flags = SELF_DRAWN_FLAG | (READY_FLAG if table[DECLARED + seat] == 1 else 0)
+        flags |= KONG_REPLACEMENT_FLAG if from_back else 0
+        _price_wins(seat, flags, n - win_order_count(table, n) - 1, state, rules, work)
+    draw_luck.add_draw(work.luck_sums, seat, tile, total, before, tally)
+    for other in range(n):
+        if other == seat or table[WON + other] != 0:
+            continue
+        if draw_luck.distances_after_draw(hands[other], table[N_MELDS + other], rules.suit_table, rules.honour_table,
+                                          work.shanten_scratch, tally) == draw_luck.COMPLETE + 1:
+            draw_luck.clear_values(tally)
+            _price_wins(other, READY_FLAG if table[DECLARED + other] == 1 else 0, 1, state, rules, work)
+            draw_luck.add_value(work.luck_sums, other, draw_luck.DISCARD_WIN_VALUE, tile, total, tally)
+
+
+@njit(cache=True, _nrt=False)
+def _price_wins(seat, flags, payers, state, rules, work):
+    """tally[VALUE] = the raw value of the seat's win with `flags` on each kind left that completes its hand,
+    times `payers`."""
+    tally = work.luck_tally
+    for kind in range(N_KINDS):
+        if tally[draw_luck.REMAINING, kind] > 0 and tally[draw_luck.DISTANCE, kind] == draw_luck.COMPLETE:
+            raw = _win_value(seat, kind, flags, False, state, rules, work)
+            if raw > 0:
+                tally[draw_luck.VALUE, kind] = raw * payers
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -721,7 +762,7 @@ def _over(exhausted, state, rules, work, record, events, validate):
 @njit(cache=True, inline="always", _nrt=False)
 def _draw_next(seat, wall, rules, state, work, events, record, validate):
     """The seat draws from the front and its turn begins; from an empty wall the deal ends (查叫)."""
-    drawn = _draw(seat, False, wall, state, events)
+    drawn = _draw(seat, False, wall, rules, state, work, events)
     if drawn < 0:
         _over(True, state, rules, work, record, events, validate)
         return
@@ -767,7 +808,7 @@ def _kong_replacement(seat, wall, rules, state, work, events, record, validate):
     """After a kong (which always has a tile left to replace it): 漏胡 ends with the changed hand, the
     replacement comes from the back and the seat's turn goes on."""
     state.table[MISSED_VALUE + seat] = -1
-    drawn = _draw(seat, True, wall, state, events)
+    drawn = _draw(seat, True, wall, rules, state, work, events)
     _check(state, wall, rules, seat, work, record, events, validate)
     _start_turn(seat, drawn, FROM_KONG, state.table)
 
@@ -882,6 +923,8 @@ def _open_deal(deal, dealer, n, seed, template, wall, rules, state, work, events
     events[0, 0] = 0
     for column in range(record.shape[0]):
         record[column] = 0
+    if draw_luck.measuring(work.luck):
+        draw_luck.begin_deal(work.luck_sums)
     for seat in range(MAX_SEATS):
         record[R_WIN_TYPE + seat] = NOT_WON
         record[R_INITIAL_SHANTEN + seat] = 0
@@ -1083,7 +1126,7 @@ def _offer_claim(wall, rules, state, work, events, record, fans, validate):
         _add_meld(claimer, MELD_KONG, discard, state)
         _log(events, EV_KONG, claimer, discard, 0)
         _kong_money(claimer, KONG, seat, state, rules, work, record, events)
-        drawn = _draw(claimer, True, wall, state, events)
+        drawn = _draw(claimer, True, wall, rules, state, work, events)
         _check(state, wall, rules, claimer, work, record, events, validate)
         _start_turn(claimer, drawn, FROM_KONG, table)
     else:
@@ -1315,6 +1358,7 @@ def _play_deals(seed, first_deal, n, session_length, template, rules, kinds, par
         dealer = _session_dealer(dealer, deal, row, n, seed, session_length)
         _play_deal(deal, dealer, n, seed, template, wall, rules, kinds, parameters, state, work, events, records[row], fans[row], validate)
         event_logs.keep_events(events, log, row)
+        draw_luck.keep(work.luck, work.luck_sums, row)
         dealer = records[row, R_NEXT_DEALER]
 
 
@@ -1429,6 +1473,7 @@ def _deals_asking(act0, act1, act2, act3, functions, user_parameters, asks_pytho
                 return
             pending = play_to_user(action, wall, rules, kinds, parameters, state, work, events, record, fans[row], validate)
         event_logs.keep_events(events, log, row)
+        draw_luck.keep(work.luck, work.luck_sums, row)
         dealer = records[row, R_NEXT_DEALER]
 
 
@@ -1472,10 +1517,10 @@ class _UserTable(UserTable):
         return Observation(self.state, self.work, money, legal, self.deal, self.ruleset)
 
 
-def _play_with_users(ruleset, players, seed, first, n, session_length, template, rules, validate, records, fans, events,
-                     wall, log) -> win_chances.WinChanceLog:
+def _play_with_users(ruleset, players, seed, first, n, session_length, template, rules, work, validate, records, fans,
+                     events, wall, log) -> win_chances.WinChanceLog:
     """Play the batch with user players among the seats; returns the chances of winning they reported."""
-    state, work = new_state(), new_work()
+    state = new_state()
     status = engine_status()  # shared with the parent when this is a worker process (sim.core.worker_processes)
     users = tuple(players.users) + (None,) * (MAX_SEATS - len(players.users))
     acts, functions, user_parameters = numba_functions(users)
@@ -1607,15 +1652,17 @@ class XuezhanRecords:
     fans: np.ndarray
     win_chances: dict = field(default_factory=dict)
     log: event_logs.BatchLog | None = None  # every deal's events, when asked for (sim.core.event_logs)
+    luck: np.ndarray | None = None  # (deals, seats, features): each seat's luck of the draws, when asked for (sim.core.draw_luck)
 
     def __len__(self):
         return self.fans.shape[0]
 
 
-def _run(ruleset, players, seed, first, n_deals, session_length, validate, keep_log=False):
+def _run(ruleset, players, seed, first, n_deals, session_length, validate, keep_log=False, luck=False):
     n = _seats(ruleset, players)
     seats = as_players(players, n)
     rules, template = kernel_rules(ruleset)
+    work = new_work(n_deals if luck else 0)
     records = np.zeros((n_deals, RECORD_WIDTH), np.int32)
     fans = np.zeros((n_deals, MAX_SEATS, N_FANS), np.uint8)
     events = np.zeros((MAX_EVENTS, 4), np.int32)
@@ -1624,16 +1671,18 @@ def _run(ruleset, players, seed, first, n_deals, session_length, validate, keep_
     chances = None
     if seats.has_users:
         chances = _play_with_users(
-            ruleset, seats, seed, first, n, session_length, template, rules, validate, records, fans, events, wall, log,
+            ruleset, seats, seed, first, n, session_length, template, rules, work, validate, records, fans, events, wall,
+            log,
         )
     else:
         _play_deals(
             np.uint64(seed), first, n, session_length, template, rules, seats.kinds, seats.parameters,
-            new_work(), validate, records, fans, events, wall, log,
+            work, validate, records, fans, events, wall, log,
         )
     reporting = [seat for seat, user in enumerate(seats.users) if user is not None]
     reports = win_chances.columns(chances, n_deals, reporting) if chances is not None else {}
-    return n, records, fans, events, wall, reports, (event_logs.trimmed(log) if keep_log else None)
+    measured = work.luck[:, :n].copy() if luck else None
+    return n, records, fans, events, wall, reports, (event_logs.trimmed(log) if keep_log else None), measured
 
 
 def _columns_of(records, n):
@@ -1645,19 +1694,20 @@ def _columns_of(records, n):
 
 
 def play(ruleset, players, seed: int, n_deals: int, first_deal: int = 0, session_length: int = 0,
-         validate: bool = False, keep_log: bool = False) -> XuezhanRecords:
+         validate: bool = False, keep_log: bool = False, luck: bool = False) -> XuezhanRecords:
     """Play deals first_deal .. first_deal + n_deals - 1. With sessions, first_deal must start one. With
-    `keep_log`, the records carry every deal's events (room for MAX_EVENTS a deal: keep batches small)."""
+    `keep_log`, the records carry every deal's events (room for MAX_EVENTS a deal: keep batches small); with
+    `luck`, each seat's luck of the draws (sim.core.draw_luck)."""
     if session_length and first_deal % session_length:
         raise ValueError("with sessions, a batch starts at a session's first deal")
     players = as_players(players, _seats(ruleset, players))
     if players.host is not None:
-        return players.host.call("play", ruleset, seed, n_deals, first_deal, session_length, validate, keep_log)
-    n, records, fans, _, _, reports, log = _run(ruleset, players, seed, first_deal, n_deals, session_length, validate,
-                                                keep_log)
+        return players.host.call("play", ruleset, seed, n_deals, first_deal, session_length, validate, keep_log, luck)
+    n, records, fans, _, _, reports, log, measured = _run(ruleset, players, seed, first_deal, n_deals, session_length,
+                                                          validate, keep_log, luck)
     columns = {"deal": np.arange(first_deal, first_deal + n_deals, dtype=np.int64)}
     columns.update(_columns_of(records, n))
-    return XuezhanRecords(columns, fans[:, :n].copy(), reports, log)
+    return XuezhanRecords(columns, fans[:, :n].copy(), reports, log, measured)
 
 
 def replay(ruleset, players, seed: int, deal: int, session_length: int = 0, validate: bool = False) -> DealLog:
@@ -1666,7 +1716,7 @@ def replay(ruleset, players, seed: int, deal: int, session_length: int = 0, vali
     if players.host is not None:
         return players.host.call("replay", ruleset, seed, deal, session_length, validate)
     first = deal - deal % session_length if session_length else deal
-    n, records, fans, events, wall, _, _ = _run(ruleset, players, seed, first, deal - first + 1, session_length, validate)
+    n, records, fans, events, wall, _, _, _ = _run(ruleset, players, seed, first, deal - first + 1, session_length, validate)
     record = {"deal": deal, **{name: int(value) for name, value in _columns_of(records[-1], n).items()}}
     rows = events[1 : events[0, 0] + 1]
     return DealLog(record, fans[-1, :n].copy(), wall, rows[:, :3].copy(), rows[:, 3].copy())

@@ -155,7 +155,7 @@ def _table_work(works, b):
         works.exchange_choices[b], works.streams[b], works.check_counts[b], works.kong_paid[b], works.won_sizes[b],
         works.fan_counts[b], works.shanten_scratch[b], works.winners[b], works.winner_flags[b], works.chajiao_paid[b],
         works.deal_stream[b], works.legal[b], works.seen_table[b], works.seen_melds[b], works.money[b],
-        works.distances[b],
+        works.distances[b], works.luck[b], works.luck_sums[b], works.luck_tally[b],
     )
 
 

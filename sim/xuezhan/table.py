@@ -27,6 +27,7 @@ from kernels.fan_ids import N_FANS
 from kernels.shanten import _seven_pairs_from_tally, _split_cost
 from kernels.tables import MAX_SETS
 from kernels.tiles import MELD_CONCEALED_KONG, MELD_PONG, N_KINDS, PIN_START, SOU_START
+from sim.core import draw_luck
 from sim.core.actions import (
     ADDED_KONG,
     CONCEALED_KONG,
@@ -141,9 +142,14 @@ class Work(NamedTuple):
     seen_melds: np.ndarray  # int8 (4, 4, 2): the melds, other seats' concealed kongs without their kind
     money: np.ndarray  # int64 (4,): each seat's units so far in the deal (wins and kongs)
     distances: np.ndarray  # int64 (34,): the ukeire helper's scratch (sim.players.numba_players.ukeire)
+    # The luck of the draws (sim.core.draw_luck), measured when `luck` has rows:
+    luck: np.ndarray  # float64 (deals or 0, 4, features): each deal's sums, kept by the deal loops
+    luck_sums: np.ndarray  # float64 (4, features): the deal's sums so far
+    luck_tally: np.ndarray  # int64 (3, 34): the remaining tiles, distances and win values of one draw
 
 
-def new_work() -> Work:
+def new_work(luck_deals: int = 0) -> Work:
+    """Work arrays for a batch; with `luck_deals` rows of luck, the engine measures the luck of the draws."""
     return Work(
         np.zeros(N_KINDS, np.int8), np.zeros(N_KINDS, np.int64), np.zeros(N_KINDS, np.int64),
         np.zeros(N_KINDS, np.int8), np.zeros((MAX_SEATS, EXCHANGED), np.int64), np.zeros(MAX_SEATS, np.uint64),
@@ -152,6 +158,7 @@ def new_work() -> Work:
         np.zeros(MAX_SEATS, np.int64), np.zeros(MAX_SEATS, np.int64), np.zeros(1, np.uint64),
         np.zeros(MAX_LEGAL, np.int64), np.zeros(TABLE_FIELDS, np.int64), np.zeros((MAX_SEATS, 4, 2), np.int8),
         np.zeros(MAX_SEATS, np.int64), np.zeros(N_KINDS, np.int64),
+        draw_luck.new_luck(luck_deals, MAX_SEATS), np.zeros((MAX_SEATS, len(draw_luck.FEATURES))), draw_luck.new_tally(),
     )
 
 

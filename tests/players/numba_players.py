@@ -1,10 +1,12 @@
 """Numba players the tests seat: broken ones (one that raises, one that answers an action that is not legal, one
-that reports a chance of winning that is not a number) and one whose reports count its discards."""
+that reports a chance of winning that is not a number), one whose reports count its discards, and a random
+player whose stream a parameter salts."""
 
 import numpy as np
 from numba import njit
 
-from sim.core.actions import DECISION_TURN
+from sim.core.actions import ACTION_BASE, DECISION_TURN, WIN
+from sim.core.random_streams import random_below
 from sim.players.numba_players import numba_player
 
 
@@ -63,3 +65,16 @@ def hostile(observation, parameters, rng):
     observation.rules.suit_table[0, 0] = 99
     parameters[0] = 0
     return action, rng
+
+
+@numba_player(salt=0.0)
+@njit(cache=True)
+def salted_random(observation, parameters, rng):
+    """Wins whenever it may, else plays a legal action at random from its seat's stream mixed with `salt`: two
+    salts play alike in law but differently deal by deal, so their true difference is zero by symmetry."""
+    for action in observation.legal:
+        if action // ACTION_BASE == WIN:
+            return action, rng
+    salted = rng ^ (np.uint64(parameters[0]) * np.uint64(0x9E3779B97F4A7C15))
+    salted, pick = random_below(salted, observation.legal.shape[0])
+    return observation.legal[pick], salted

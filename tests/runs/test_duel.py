@@ -1,10 +1,14 @@
 """Duels and leagues on duplicate deals: the same walls played twice with the seats swapped."""
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
 
 from analysis.leagues import league_matrix
+from sim.core.control_variates import cross_fitted
+from sim.core.draw_luck import FEATURES
 from sim.core.result_files import read_metadata
 from sim.core.rooms import Room
 from sim.core.ruleset import load_ruleset
@@ -63,8 +67,16 @@ def test_duel_command_reports_both_players_and_the_verdict(mjsim):
     assert printed.count("mean beans per deal") == 2
 
 
+def _printed_verdict(values) -> str:
+    error = values.std(ddof=1) / np.sqrt(len(values))
+    low, high = values.mean() - 1.959964 * error, values.mean() + 1.959964 * error
+    return (f"difference (first - second): {values.mean():+.3f} beans per deal [{low:+.3f}, {high:+.3f}], "
+            f"z = {values.mean() / error:.2f}")
+
+
 def test_duel_out_holds_every_wall_and_recomputes_the_printed_verdict(mjsim, tmp_path):
-    """From the file alone: the mean difference, its 95% interval and z as printed, and each player's wins."""
+    """From the file alone: the adjusted difference from the plain one and the luck, the mean, its 95% interval
+    and z as printed, and each player's wins."""
     out = tmp_path / "duel.parquet"
     code, printed, _ = mjsim("duel", "greedy", "random", "--deals", "300", "--room", "初级场", "--out", str(out))
     walls = pd.read_parquet(out)
@@ -72,14 +84,28 @@ def test_duel_out_holds_every_wall_and_recomputes_the_printed_verdict(mjsim, tmp
     per_seat = (walls["first_money_seating_0"] + walls["first_money_seating_1"]) / 2
     assert walls["first_per_seat"].to_numpy() == pytest.approx(per_seat.to_numpy())
     difference = walls["first_per_seat"] - walls["second_per_seat"]
-    error = difference.std(ddof=1) / np.sqrt(len(difference))
-    low, high = difference.mean() - 1.959964 * error, difference.mean() + 1.959964 * error
-    assert (f"difference (first - second): {difference.mean():+.3f} beans per deal [{low:+.3f}, {high:+.3f}], "
-            f"z = {difference.mean() / error:.2f}") in printed
+    assert walls["difference"].to_numpy() == pytest.approx(difference.to_numpy())
+    luck = walls[[f"luck_{feature}" for feature in FEATURES]].to_numpy()
+    adjusted = cross_fitted(difference.to_numpy(), luck, 2)
+    assert walls["adjusted_difference"].to_numpy() == pytest.approx(adjusted)
+    assert _printed_verdict(walls["adjusted_difference"]) in printed
+    plain_error = difference.std(ddof=1) / np.sqrt(len(difference))
+    assert f"standard error {plain_error:.3f} -> " in printed and f"without: {difference.mean():+.3f}" in printed
     wins = (walls["first_wins_seating_0"].sum() + walls["first_wins_seating_1"].sum()) / 600
     assert f"wins {wins:.2%}" in printed
     config = read_metadata(out)["config"]
     assert (config["command"], config["seed"], config["room"], config["seats"]) == ("duel", 1, "初级场", 2)
+    assert config["variance_reduction"] is True
+
+
+def test_no_variance_reduction_gives_the_plain_verdict_and_no_luck_columns(mjsim, tmp_path):
+    out = tmp_path / "duel.parquet"
+    code, printed, _ = mjsim("duel", "greedy", "random", "--deals", "300", "--room", "初级场", "--out", str(out),
+                             "--no-variance-reduction")
+    walls = pd.read_parquet(out)
+    assert code == 0 and _printed_verdict(walls["difference"]) in printed and "luck of the draws" not in printed
+    assert not [column for column in walls.columns if column.startswith("luck_") or column == "adjusted_difference"]
+    assert read_metadata(out)["config"]["variance_reduction"] is False
 
 
 def test_duel_out_replaces_a_duel_table_but_never_another_file(mjsim, tmp_path):
@@ -141,6 +167,7 @@ def test_a_duel_played_in_chunks_is_the_duel_played_at_once(monkeypatch):
     monkeypatch.setattr(duels, "CHUNK", 7)  # 60 walls in nine calls, the last one short
     chunked = duels.duel(ruleset, "greedy", "value", 60, 4, room)
     assert chunked.table().equals(whole.table())
+    assert np.array_equal(chunked.luck, whole.luck) and np.array_equal(chunked.adjusted, whole.adjusted)
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4])
@@ -154,3 +181,17 @@ def test_a_player_alone_against_itself_differs_by_exactly_nothing():
     result = duel(load_ruleset("liangmen-xuezhan"), "value", "value", 300, 2, FANS, lineup="one")
     assert result.difference == 0 and result.z == 0
     assert list(result.seat_deals) == [4 * 300, 12 * 300]  # one seat per rotation against three
+
+
+def test_a_ruleset_whose_assists_choose_the_tiles_takes_no_variance_reduction(mjsim, tmp_path):
+    """搓牌 picks the player's draws, so they are not uniform over the wall: the luck of the draws would not
+    have mean zero, and the duel refuses it before any deal, but plays the plain duel."""
+    source = (Path(__file__).resolve().parents[2] / "sim" / "rulesets" / "erren-challenge.toml").read_text(encoding="utf-8")
+    assisted = tmp_path / "assisted.toml"
+    source = source.replace('id = "erren-challenge"', 'id = "erren-challenge-assisted"', 1)
+    source = source.replace('name = "二人麻将闯关"', 'name = "二人麻将闯关, assisted"', 1)
+    assisted.write_text(source.replace("pick_chance = 0.0 ", "pick_chance = 0.5 ", 1), encoding="utf-8")
+    code, _, err = mjsim("duel", "greedy", "value", "--deals", "20", "--ruleset", str(assisted))
+    assert code == 2 and err.startswith("error: ") and "--no-variance-reduction" in err and len(err.strip().splitlines()) == 1
+    code, printed, _ = mjsim("duel", "greedy", "value", "--deals", "20", "--ruleset", str(assisted), "--no-variance-reduction")
+    assert code == 0 and "significant" in printed
