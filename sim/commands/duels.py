@@ -6,8 +6,8 @@ from pathlib import Path
 
 from analysis.leagues import league_matrix
 from analysis.rating_inputs import Table
-from sim.commands.ratings import league_anchor, league_ratings_text
 from sim.commands.options import UserError, within
+from sim.commands.ratings import league_anchor, league_ratings_text
 from sim.core.result_files import output_target, read_metadata, write_table
 from sim.core.rooms import load_rooms
 from sim.core.ruleset import load_ruleset

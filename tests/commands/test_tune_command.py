@@ -2,9 +2,8 @@
 that is not a trace left alone, and tiny real runs end to end, for a built-in player in 二人 and in 血战 and a
 user's Python player with a key=value parameter, each writing its trace with its configuration."""
 
-from pathlib import Path
-
 import json
+from pathlib import Path
 
 import numpy as np
 import pandas as pd

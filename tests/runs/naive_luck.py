@@ -11,10 +11,10 @@ bookkeeping around it.
 import functools
 from collections import Counter
 
+import naive
 import numpy as np
 
-import naive
-from kernels.fan_ids import KONG_REPLACEMENT_FLAG, READY_FLAG, HEAVENLY_READY_FLAG, SELF_DRAWN_FLAG
+from kernels.fan_ids import HEAVENLY_READY_FLAG, KONG_REPLACEMENT_FLAG, READY_FLAG, SELF_DRAWN_FLAG
 from kernels.tiles import MELD_CHOW, MELD_CONCEALED_KONG, MELD_KONG, MELD_PONG, N_KINDS
 from sim.core.draw_luck import FEATURES
 
@@ -59,9 +59,9 @@ def _price_erren(ruleset, seat, tile, flags):
 
 
 def _price_xuezhan(ruleset, seat, tile, flags, payers):
+    from kernels.fan_ids import N_FANS
     from sim.xuezhan.engine import kernel_rules
     from sim.xuezhan.win_value import score_win
-    from kernels.fan_ids import N_FANS
 
     rules, _ = kernel_rules(ruleset)
     melds = np.zeros((4, 2), np.int8)

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from naive_luck import deal_luck
+
 from sim.core.control_variates import cross_fitted
 from sim.core.draw_luck import FEATURES
 from sim.core.rooms import Room
