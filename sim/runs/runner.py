@@ -172,11 +172,6 @@ def _prepare(config: RunConfig, directory: Path, resume: bool, ruleset, allow_co
     if any(existing.get(key) != wanted[key] for key in wanted):
         differing = sorted(key for key in wanted if existing.get(key) != wanted[key])
         raise RunError(f"{directory} holds a different run (it differs in {', '.join(differing)}); it is left as it is")
-    if existing.get("source_hash") != source_key() and not allow_code_change:
-        raise RunError(
-            f"the code has changed since the run in {directory} was started (source {existing.get('source_hash', 'unrecorded')}, "
-            f"now {source_key()}): finishing it would mix two engines' deals; give --allow-code-change to finish it anyway"
-        )
     entries = run_directory.read_manifest(directory)
     if entries is None:
         raise RunError(f"{directory} was written by an mjsim without shard manifests; start the run again in another --out")
@@ -188,6 +183,13 @@ def _prepare(config: RunConfig, directory: Path, resume: bool, ruleset, allow_co
         log_problem = run_directory.log_problem(log, *shard, wanted, entries) if logs and problem is None else None
         if problem is None and log_problem is None:
             continue
+        # Checked at the first shard to play, before anything is set aside: a complete run is read whatever the
+        # code, since reading mixes nothing, while playing a shard now would mix two engines' deals.
+        if existing.get("source_hash") != source_key() and not allow_code_change:
+            raise RunError(
+                f"the code has changed since the run in {directory} was started (source {existing.get('source_hash', 'unrecorded')}, "
+                f"now {source_key()}): finishing it would mix two engines' deals; give --allow-code-change to finish it anyway"
+            )
         todo.append(shard)
         entries.pop(path.name, None)
         if problem not in (None, "missing"):

@@ -157,6 +157,15 @@ def test_resume_after_a_change_of_code_is_refused_unless_allowed(whole, tmp_path
     assert run(CONFIG, directory, workers=1, resume=True, allow_code_change=True).played == 1000
 
 
+def test_a_complete_run_is_read_after_a_change_of_code_with_nothing_played(whole, tmp_path):
+    """Reading a finished run mixes no engines: only a shard still to play needs the code it was started with."""
+    directory = _copy(whole, tmp_path)
+    stored = json.loads((directory / "run.json").read_text())
+    (directory / "run.json").write_text(json.dumps({**stored, "source_hash": "0123456789abcdef"}))
+    resumed = run(CONFIG, directory, workers=1, resume=True)
+    assert resumed.played == 0 and resumed.records.equals(whole[1])
+
+
 def test_a_failed_start_leaves_nothing_a_later_run_trips_on(tmp_path, monkeypatch):
     directory = tmp_path / "run"
     directory.mkdir()
