@@ -74,11 +74,12 @@ def test_league_anchor_must_be_a_player_and_goes_with_ratings(mjsim):
 def test_the_league_file_keeps_each_pairs_walls_both_ways(saved):
     table = pd.read_parquet(saved / "league.parquet")
     assert {"difference_by_wall", "mean_beans", "mean_beans_low", "mean_beans_high"} <= set(table.columns)
-    for row in table.itertuples():
-        walls = np.asarray(row.difference_by_wall)
-        assert len(walls) == 120 and walls.mean() == pytest.approx(row.beans_difference, abs=1e-12)
+    for row in table.itertuples():  # the verdict is on the luck-adjusted differences, as a duel's is
+        walls, adjusted = np.asarray(row.difference_by_wall), np.asarray(row.adjusted_difference_by_wall)
+        assert len(walls) == len(adjusted) == 120 and adjusted.mean() == pytest.approx(row.beans_difference, abs=1e-12)
         other = table[(table["player"] == row.opponent) & (table["opponent"] == row.player)].iloc[0]
         assert np.array_equal(-walls, np.asarray(other["difference_by_wall"]))
+        assert np.array_equal(-adjusted, np.asarray(other["adjusted_difference_by_wall"]))
     config = read_metadata(saved / "league.parquet")["config"]
     assert config["seats"] == 2 and config["player_names"][1] == GREEDY
 
@@ -91,7 +92,7 @@ def test_rate_joins_duels_and_leagues_and_rates_on_the_walls_of_each(mjsim, save
     assert rows["value"][3] == 200 and rows["defensive"][3] == 2 * 120 + 200
     # value met only defensive: its rating is the duel's mean difference
     duel = pd.read_parquet(saved / "duel.parquet")
-    assert rows["value"][0] == pytest.approx(duel["difference"].mean(), abs=5e-4)
+    assert rows["value"][0] == pytest.approx(duel["adjusted_difference"].mean(), abs=5e-4)
 
 
 def test_rate_prints_json_and_writes_parquet_with_its_configuration(mjsim, saved, tmp_path):
@@ -148,11 +149,11 @@ def test_rate_refuses_files_it_cannot_rate_in_one_line(mjsim, saved, tmp_path):
 
 
 def test_a_league_with_measured_luck_stores_and_rates_the_adjusted_differences(monkeypatch):
-    # on this base no Walls carries luck yet: a fake luck array, one feature that explains most of each wall
+    # a fake luck array, one feature that explains most of each wall
     generator = np.random.default_rng(4)
     played = {}
 
-    def walls_with_luck(ruleset, first, second, seed, start, count, room, seats=None, lineup="alternate"):
+    def walls_with_luck(ruleset, first, second, seed, start, count, room, seats=None, lineup="alternate", luck=False):
         luck = generator.normal(0, 5, (count, 1))
         money = np.zeros((2, 2, count))
         money[0, 0] = luck[:, 0] + generator.normal(0.3, 1, count) + (first == "greedy")
