@@ -227,7 +227,9 @@ def ratings_section(leagues: dict, walls: int, seed: int) -> str:
         "the heuristics' among themselves; one player alone against the other in every other seat at three and "
         f"four seats), with 95% intervals from {RATING_RESAMPLES:,} bootstrap resamples of the walls (seed "
         f"{RATING_SEED}), every pair resampled on the same walls (the model of `mjsim rate`: "
-        "docs/duels-and-leagues.md#ratings)."
+        "docs/duels-and-leagues.md#ratings). Each pair's differences have the luck of the draws taken out. "
+        "A rating sums up every opponent alike: a player that wins far more from random than greedy does (ev) "
+        "rates far above its own duel against greedy, which is in the table above."
     ]
     for (ruleset_id, seats, lineup), table in leagues.items():
         ruleset = load_ruleset(ruleset_id)
