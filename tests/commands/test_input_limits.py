@@ -402,7 +402,7 @@ def eight_gb_machine(monkeypatch):
       "median_deals_to_ruin>=500"], "simulating 1,000,000 players over 1,000 deals with 4 purses would need about 30.3 GB"),
     (["economics", "{run}", "--players", "100000000", "--horizon", "10", "--block", "1"],
      "simulating 100,000,000 players over 10 deals with 4 purses would need about 44.9 GB"),
-    (["duel", "greedy", "random", "--deals", str(10**8)], "a duel of 100,000,000 walls would need about 20.9 GB"),
+    (["duel", "greedy", "random", "--deals", str(10**8)], "a duel of 100,000,000 walls would need about 37.3 GB"),
     (["league", "greedy", "random", "--deals", str(10**8)], "a league of 100,000,000 walls per pair would need about"),
     (["challenge", "--runs", str(10**7)], "10,000,000 runs of 4 levels in 6 variants would need about 57"),
     (["run", "--deals", str(10**10), "--shard-size", str(10**6), "--out", "{new}"],

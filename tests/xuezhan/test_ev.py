@@ -56,8 +56,10 @@ def test_ev_breaks_no_rule_of_the_table(name, seats, switches):
 
 
 def test_ev_takes_more_money_than_greedy_at_greedys_table():
-    """One ev against three greedy, every seat in turn, on the same walls."""
-    result = duel(load_ruleset("liangmen-xuezhan"), "ev", "greedy", 600, 5, UNITS, lineup="one")
+    """One ev against three greedy, every seat in turn, on the same walls. The plain verdict: on 600 walls of
+    血战's heavy-tailed money the luck's coefficients, fitted on 300 walls, are too noisy to narrow the interval
+    (docs/duels-and-leagues.md#luck-of-the-draws)."""
+    result = duel(load_ruleset("liangmen-xuezhan"), "ev", "greedy", 600, 5, UNITS, lineup="one", variance_reduction=False)
     assert result.mean_beans[0] > 0 and result.z > 3
 
 
