@@ -289,8 +289,11 @@ class Worker:
                 pass
 
     def submit(self, function, *arguments) -> None:
-        self.connection.send((function, arguments))
+        # busy first: what runs meanwhile in this process (a garbage collector's finalizer) must see the
+        # worker taken; and no deal yet, so a death before the call plays names no deal of an earlier call
         self.busy = True
+        np.frombuffer(self._memory, np.int64)[:ENGINE_STATUS_SLOTS] = -1
+        self.connection.send((function, arguments))
 
     def ready(self) -> bool:
         """Whether the call's result (or the worker's death) is there to collect."""

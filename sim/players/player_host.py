@@ -12,6 +12,10 @@ decision. Each family has one host per process, started at its first table and k
 a league's pairs and a test suite's tables share it, and with it a numba player's compiled loop) until
 the process ends or the host dies. Each call carries the caller's environment variables, working folder
 and import path, so the host plays as the caller would.
+
+A table is unseated when it is closed or collected. The garbage collector may collect one at any moment,
+in the middle of another table's call to the same host; the host then answers one call at a time, so such a
+release waits for the host's next call instead of talking to it while it is busy.
 """
 
 import atexit
@@ -39,13 +43,18 @@ class HostedSeat(UserSeat):
 
 
 class _Host:
-    """A worker process and the tables seated in it."""
+    """A worker process, the tables seated in it, and the tables released while it was busy."""
 
     def __init__(self):
-        self.worker, self.tables = Worker(), set()
+        self.worker, self.tables, self.released = Worker(), set(), []
 
     def call(self, function, *arguments):
         return self.worker.call(function, (dict(os.environ), os.getcwd(), list(sys.path)), *arguments)
+
+    def unseat_released(self) -> None:
+        """Unseat the tables released while the host was busy."""
+        while self.released and self.worker.alive():
+            _unseat_table_in(self, self.released.pop())
 
 
 class HostedTable:
@@ -77,6 +86,8 @@ class HostedTable:
 
     def _host(self) -> _Host:
         host = _hosts.get(self.family)
+        if host is not None:
+            host.unseat_released()
         if host is None or not host.worker.alive():
             _forget(self.family)
             host = _hosts[self.family] = _Host()
@@ -95,21 +106,35 @@ class HostedTable:
 
 
 def _release(family: str, number: int) -> None:
-    """Unseat a table's players in its host (which stays for the next table)."""
+    """Unseat a table's players in its host (which stays for the next table): now, or at the host's next call
+    if it is busy with one (this may run from the garbage collector, inside that call)."""
     host = _hosts.get(family)
     if host is None or number not in host.tables:
         return
     host.tables.discard(number)
+    if host.worker.busy:
+        host.released.append(number)
+    else:
+        _unseat_table_in(host, number)
+
+
+def _unseat_table_in(host: _Host, number: int) -> None:
     try:
         host.call(_unseat_table, number)
     except BaseException:  # noqa: BLE001  (a host that cannot close a table is not trusted with another)
-        _forget(family)
+        _forget_host(host)
 
 
 def _forget(family: str) -> None:
     host = _hosts.pop(family, None)
     if host is not None:
         host.worker.close()
+
+
+def _forget_host(host: _Host) -> None:
+    for family in [family for family, kept in _hosts.items() if kept is host]:
+        _forget(family)
+    host.worker.close()
 
 
 @atexit.register
