@@ -6,9 +6,9 @@ from pathlib import Path
 
 from analysis.leagues import league_matrix
 from analysis.rating_inputs import Table
-from sim.commands.options import UserError, within
+from sim.commands.options import UserError, check_own_output, within
 from sim.commands.ratings import league_anchor, league_ratings_text
-from sim.core.result_files import output_target, read_metadata, write_table
+from sim.core.result_files import write_table
 from sim.core.rooms import load_rooms
 from sim.core.ruleset import load_ruleset
 from sim.core.size_limits import LARGEST_DUEL, LARGEST_SEED, check_memory
@@ -42,18 +42,6 @@ def check_luck_measurable(ruleset, ruleset_text: str, variance_reduction: bool) 
                         "give --no-variance-reduction")
 
 
-def check_duel_output(out: Path) -> None:
-    """`mjsim duel --out`: a new file, or a duel table written before (replaced); anything else is refused, so
-    that a duel never writes over a run's table, a league's or a file that is not mjsim's."""
-    path = output_target(out)
-    if not path.exists():
-        return
-    try:
-        command = read_metadata(path).get("config", {}).get("command")
-    except Exception:  # noqa: BLE001  (not Parquet, damaged, or of another shape: not a duel table)
-        command = None
-    if command != "duel":
-        raise UserError(f"--out {out} exists and is not a duel table written by mjsim duel --out; give another path")
 
 
 def duel_text(ruleset_text: str, first: str, second: str, deals: int, seed: int, room: str | None,
@@ -63,7 +51,7 @@ def duel_text(ruleset_text: str, first: str, second: str, deals: int, seed: int,
     written there as Parquet (``DuelResult.walls_table``) with the duel's configuration. With
     `variance_reduction`, the verdict has the luck of the draws taken out (``sim.runs.duel.duel``)."""
     if out is not None:
-        check_duel_output(out)
+        check_own_output(out, "duel", "a duel table written by mjsim duel --out")
     ruleset = _ruleset(ruleset_text, deals, seed, f"a duel of {deals:,} walls")
     if seats is not None:
         runner.check_seats(ruleset, seats)

@@ -16,25 +16,14 @@ from analysis.rating_inputs import (
     ruleset_of,
 )
 from analysis.ratings import RESAMPLES, SEED, Ratings, RatingsError
-from sim.commands.options import UserError, within
-from sim.core.result_files import output_target, read_metadata, write_table
+from sim.commands.options import UserError, check_own_output, within
+from sim.core.result_files import write_table
 from sim.core.size_limits import LARGEST_SEED
 from sim.families import family_of
 
 LARGEST_RESAMPLES = 1_000_000
 
 
-def check_ratings_output(out: Path) -> None:
-    """`mjsim rate --out`: a new file, or a rating table written before (replaced); never another file."""
-    path = output_target(out)
-    if not path.exists():
-        return
-    try:
-        command = read_metadata(path).get("config", {}).get("command")
-    except Exception:  # noqa: BLE001  (not Parquet, damaged, or of another shape: not a rating table)
-        command = None
-    if command != "rate":
-        raise UserError(f"--out {out} exists and is not a rating table written by mjsim rate --out; give another path")
 
 
 def rate_text(paths: list[Path], anchor: str | None, as_json: bool, out: Path | None, resamples: int, seed: int) -> str:
@@ -45,7 +34,7 @@ def rate_text(paths: list[Path], anchor: str | None, as_json: bool, out: Path | 
     if not paths:
         raise UserError("give one or more tables written by mjsim duel --out or mjsim league --out")
     if out is not None:
-        check_ratings_output(out)
+        check_own_output(out, "rate", "a rating table written by mjsim rate --out")
     try:
         table, pairings, files = read_rated_files(paths)
         ratings, canonical = rating_list(table, pairings, anchor, resamples, seed)

@@ -10,10 +10,10 @@ import time
 from pathlib import Path
 
 from sim.commands.duels import check_luck_measurable, chosen_room
-from sim.commands.options import UserError, within
+from sim.commands.options import UserError, check_own_output, within
 from sim.core import spsa
 from sim.core.progress import progress_bar
-from sim.core.result_files import output_target, read_metadata, write_table
+from sim.core.result_files import write_table
 from sim.core.ruleset import load_ruleset
 from sim.core.size_limits import LARGEST_DUEL, LARGEST_SEED, check_memory
 from sim.families import family_of
@@ -91,17 +91,6 @@ def default_out(ruleset_text: str, player: str, family, seed: int) -> Path:
     return Path("results") / f"tune-{Path(ruleset_text).stem}-{name}-seed{seed}.parquet"
 
 
-def check_trace_output(out: Path) -> None:
-    """A new file, or a trace `mjsim tune` wrote before (replaced); anything else is refused."""
-    path = output_target(out)
-    if not path.exists():
-        return
-    try:
-        command = read_metadata(path).get("config", {}).get("command")
-    except Exception:  # noqa: BLE001  (not Parquet, damaged, or of another shape: not a trace)
-        command = None
-    if command != "tune":
-        raise UserError(f"--out {out} exists and is not a trace written by mjsim tune; give another path")
 
 
 def tune_command(player: str, parameter_texts: list[str], opponent: str | None, iterations: int, walls_per_step: int,
@@ -134,7 +123,7 @@ def tune_command(player: str, parameter_texts: list[str], opponent: str | None, 
     check_memory(duels.duel_memory(largest) * 2, f"{largest:,} walls at once",
                  "give fewer --walls-per-step or --confirm-walls", UserError)
     out = out if out is not None else default_out(ruleset_text, player, family, seed)
-    check_trace_output(out)
+    check_own_output(out, "tune", "a trace written by mjsim tune")
 
     play = functools.partial(_play, ruleset, seed, chosen, seats, lineup, variance_reduction)
     gains = spsa.Gains(step_size, perturbation, 0.1 * iterations)
