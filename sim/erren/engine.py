@@ -157,6 +157,7 @@ from sim.erren.table import (
     new_state,
     new_work,
     pong_index,
+    note_discard,
     reset_state,
     wall_left,
 )
@@ -702,7 +703,7 @@ def _extra_draws(record, fans, wall, state, rules, work, events, validate):
             return True
         hands[seat, tile] -= 1
         visible[tile] += 1
-        state.discarded[seat, tile] += 1
+        note_discard(seat, tile, state)
         state.after_ready[seat, tile] += 1
         log_event(events, EV_DISCARD, seat, tile)
     return False
@@ -771,7 +772,7 @@ def _discard(seat, tile, declare, wall, rules, state, work, events, record, vali
     hands, visible, table = state.hands, state.visible, state.table
     hands[seat, tile] -= 1
     visible[tile] += 1
-    state.discarded[seat, tile] += 1
+    note_discard(seat, tile, state)
     if table[READY + seat] == 1:
         state.after_ready[seat, tile] += 1
     log_event(events, EV_DISCARD, seat, tile)

@@ -18,8 +18,10 @@ import numpy as np
 from numba import njit, prange
 
 from kernels.fan_ids import N_FANS
+from sim.core.event_logs import DealLog
 from sim.core.random_streams import random_below, stream_state
-from sim.erren import engine
+from sim.erren import encoding, engine
+from sim.erren.encoding import encode
 from sim.erren.engine import (
     EVENT_COLUMNS,
     MAX_EVENTS,
@@ -54,6 +56,7 @@ from sim.players.environment import (
     checked_seed,
     heuristic_seats,
     ruleset_of,
+    whole_number,
 )
 
 N_SEATS = 2
@@ -65,11 +68,12 @@ def _heuristic_seats(opponents):
 
 @njit(cache=True, _nrt=False)
 def _deal_money(record, stake, fee, rewards):
-    """Each seat's money from a finished deal's record: F x stake from loser to winner, the fee from both.
-    F is the win's points where the ruleset scores points (erren-challenge), else its fans and doubling."""
+    """Add each seat's money from a finished deal's record to `rewards`: F x stake from loser to winner, the
+    fee from both. F is the win's points where the ruleset scores points (erren-challenge), else its fans and
+    doubling."""
     winner = record[R_WINNER]
     for seat in range(N_SEATS):
-        rewards[seat] = -fee
+        rewards[seat] -= fee
     if winner >= 0:
         if record[R_POINTS] > 0:
             moved = record[R_POINTS] * stake
@@ -103,9 +107,16 @@ class Environment(StepEnvironment):
     ``agent_selection``), ``step(action)``. ``rewards`` holds the deal's money once it is over."""
 
     ACTOR = ACTOR
+    encoding = encoding
+    n_seats = N_SEATS
 
-    def __init__(self, ruleset="erren", opponents: dict | None = None, stake: float = 1.0, fee: float = 0.0):
+    def __init__(self, ruleset="erren", opponents: dict | None = None, stake: float = 1.0, fee: float = 0.0,
+                 n_seats: int | None = None):
+        """`n_seats`, if given, must be 2: a 二人 table has two (the option is there for code that builds any
+        family's table alike)."""
         self.ruleset = ruleset_of(ruleset, "erren")
+        if n_seats is not None:
+            whole_number(n_seats, "n_seats (a 二人 table has 2)", N_SEATS, N_SEATS)
         self.rules, self.template = engine.kernel_rules(self.ruleset)
         self.kinds, self.parameters = _heuristic_seats(opponents)
         self.stake, self.fee = checked_money(stake, fee)
@@ -151,34 +162,52 @@ class Environment(StepEnvironment):
         """The finished deal's record (``engine.RECORD_COLUMNS``, plus `deal`)."""
         return {"deal": self.deal, **{name: int(self.record[index]) for index, name in enumerate(RECORD_COLUMNS)}}
 
+    @property
+    def deal_log(self) -> DealLog:
+        """The deal so far as ``engine.replay`` gives a whole one (its record complete once the deal is over)."""
+        return DealLog(self.record_row, self.fans.copy(), self.wall.copy(), self.events[1 : self.events[0, 0] + 1].copy())
+
 
 @njit(cache=True, _nrt=False)
 def _step_tables(first, last, actions, seed, next_deal, stride, template, rules, kinds, parameters, stake, fee,
-                 hands, melds, visible, tables, discarded, after_ready, bonus, walls, streams, records, fans, events,
-                 work, actors, observed_hands, masks, rewards, finished):
+                 hands, melds, visible, tables, discarded, after_ready, bonus, discard_order, walls, streams, records, fans,
+                 events, work, actors, observed_hands, masks, rewards, finished, deals_ended, observations,
+                 final_observations):
     """One step of tables first .. last - 1: answer each one's pending decision with actions[b] (skipped
     where actions[b] < 0, as at the start), run it on to its next agent decision, deal the next deal where
-    one ended. Writes the acting seat, its hand and legal mask, the rewards of finished deals and the
-    finished flags; returns the decisions answered."""
+    one ended. Writes the acting seat, its hand and legal mask, the money of the deals that ended (summed,
+    should a new deal end before any agent decision), the finished flags and counts, and, unless their
+    second axis is empty, the acting seat's encoding (`observations`) and every seat's at the end of the
+    last deal that ended (`final_observations`); returns the decisions answered."""
     answered = 0
     for b in range(first, last):
-        state = State(hands[b], melds[b], visible[b], tables[b], discarded[b], after_ready[b], bonus[b])
+        state = State(hands[b], melds[b], visible[b], tables[b], discarded[b], after_ready[b], bonus[b], discard_order[b])
         for index in range(N_STREAMS):
             work.streams[index] = streams[b, index]
         rewards[b, 0], rewards[b, 1] = 0.0, 0.0
         finished[b] = False
+        deals_ended[b] = 0
         answered += actions[b] >= 0
+        in_deal = actions[b] >= 0  # at the start a table has no deal yet
         n = _run_to_agent(actions[b], kinds, parameters, walls[b], rules, state, work, events, records[b], fans[b])
         while n == 0:  # the deal is over: settle it and deal the table's next one
-            _deal_money(records[b], stake, fee, rewards[b])
-            finished[b] = True
+            if in_deal:
+                _deal_money(records[b], stake, fee, rewards[b])
+                finished[b] = True
+                deals_ended[b] += 1
+                if final_observations.shape[2] > 0:
+                    for seat in range(N_SEATS):
+                        encode(seat, False, state, work, walls[b], records[b], rules, final_observations[b, seat])
             deal = next_deal[b]
             next_deal[b] += stride
             begin_deal(deal, _first_dealer(seed, deal), seed, template, walls[b], rules, state, work, events,
                        records[b], False)
+            in_deal = True
             n = _run_to_agent(NO_ANSWER, kinds, parameters, walls[b], rules, state, work, events, records[b], fans[b])
         actor = state.table[ACTOR]
         actors[b] = actor
+        if observations.shape[1] > 0:
+            encode(actor, True, state, work, walls[b], records[b], rules, observations[b])
         for kind in range(observed_hands.shape[1]):
             observed_hands[b, kind] = hands[b, actor, kind]
         mask = masks[b]
@@ -193,8 +222,9 @@ def _step_tables(first, last, actions, seed, next_deal, stride, template, rules,
 
 @njit(cache=True, parallel=True)
 def _step_in_parallel(actions, seed, next_deal, stride, template, rules, kinds, parameters, stake, fee, hands, melds,
-                      visible, tables, discarded, after_ready, bonus, walls, streams, records, fans, events, works,
-                      actors, observed_hands, masks, rewards, finished, steps):
+                      visible, tables, discarded, after_ready, bonus, discard_order, walls, streams, records, fans, events,
+                      works, actors, observed_hands, masks, rewards, finished, deals_ended, observations,
+                      final_observations, steps):
     """`_step_tables` on one slice of the tables per thread, each thread with its own work arrays (`works`: a
     Work of per-thread stacks, as numba's parallel loops take no tuple of named tuples)."""
     n_threads = works.legal.shape[0]
@@ -209,8 +239,8 @@ def _step_in_parallel(actions, seed, next_deal, stride, template, rules, kinds, 
         )
         steps[thread] += _step_tables(
             first, last, actions, seed, next_deal, stride, template, rules, kinds, parameters, stake, fee, hands, melds,
-            visible, tables, discarded, after_ready, bonus, walls, streams, records, fans, events, work, actors,
-            observed_hands, masks, rewards, finished,
+            visible, tables, discarded, after_ready, bonus, discard_order, walls, streams, records, fans, events, work,
+            actors, observed_hands, masks, rewards, finished, deals_ended, observations, final_observations,
         )
 
 
@@ -223,17 +253,18 @@ class BatchEnvironment(BatchStepEnvironment):
     `threads` > 1 the tables are split among that many numba threads, each with its own work arrays."""
 
     def __init__(self, n_tables: int, ruleset="erren", opponents: dict | None = None, seed: int = 0,
-                 stake: float = 1.0, fee: float = 0.0, threads: int = 1):
-        super().__init__(n_tables, threads)
+                 stake: float = 1.0, fee: float = 0.0, threads: int = 1, observation: str = "seat"):
+        super().__init__(n_tables, threads, observation)
         self.ruleset = ruleset_of(ruleset, "erren")
         self.rules, self.template = engine.kernel_rules(self.ruleset)
         self.kinds, self.parameters = _heuristic_seats(opponents)
         self.seed, (self.stake, self.fee) = checked_seed(seed), checked_money(stake, fee)
         n = self.n
         shapes = new_state()
-        self._allocate(shapes, TABLE_FIELDS, self.template, N_SEATS)
+        self._allocate(shapes, TABLE_FIELDS, self.template, N_SEATS, encoding)
         self.after_ready = np.zeros((n, *shapes.after_ready.shape), np.int8)
         self.bonus = np.zeros((n, *shapes.bonus.shape), np.int8)
+        self.discard_order = np.zeros((n, *shapes.discard_order.shape), np.int8)
         self.streams = np.zeros((n, N_STREAMS), np.uint64)
         self.records = np.zeros((n, len(RECORD_COLUMNS)), np.int32)
         self.fans = np.zeros((n, N_FANS), np.uint8)
@@ -245,9 +276,11 @@ class BatchEnvironment(BatchStepEnvironment):
         arguments = (
             actions, np.uint64(self.seed), self.next_deal, self.n, self.template, self.rules, self.kinds,
             self.parameters, self.stake, self.fee, self.hands_all, self.melds, self.visible, self.tables,
-            self.discarded, self.after_ready, self.bonus, self.walls, self.streams, self.records, self.fans, self.events,
+            self.discarded, self.after_ready, self.bonus, self.discard_order, self.walls, self.streams, self.records,
+            self.fans, self.events,
         )
-        outputs = (self.actors, self.hands, self.masks, self.rewards, self.finished)
+        outputs = (self.actors, self.hands, self.masks, self.rewards, self.finished, self.deals_ended, self.observations,
+                   self.final_observations)
         if self.works.legal.shape[0] == 1:  # no thread pool for one thread
             self.steps[0] += _step_tables(0, self.n, *arguments, Work(*(array[0] for array in self.works)), *outputs)
         else:

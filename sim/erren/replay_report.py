@@ -55,7 +55,9 @@ class _Table:
         self.melds[seat].append(Meld(MeldKind(kind), low))
 
 
-def format_deal(log: engine.DealLog, ruleset: Ruleset, players: engine.Players, seed: int) -> str:
+def format_deal(log: engine.DealLog, ruleset: Ruleset, players: engine.Players, seed: int,
+                pending: str | None = None) -> str:
+    """The deal as `mjsim replay` prints it; `pending`, for a deal still under way, stands where its result would."""
     record = log.record
     dealer = record["dealer"]
     names = [f"seat {seat} ({SEAT_ROLES[seat != dealer]})" for seat in range(2)]
@@ -155,7 +157,7 @@ def format_deal(log: engine.DealLog, ruleset: Ruleset, players: engine.Players, 
             table.hands[seat, tile] -= 1
             table.hands[seat, offered] += 1
             lines.append(f"{who} gives {_tile(tile)} for a {_tile(offered)}    hand: {table.hand(seat)}")
-    lines += ["", _outcome(log, ruleset, table)]
+    lines += ["", _outcome(log, ruleset, table) if pending is None else pending]
     return "\n".join(lines) + "\n"
 
 

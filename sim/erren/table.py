@@ -13,6 +13,8 @@ together as the named tuple ``State``:
   discarded after declaring ready (public: both are on the table);
 - ``bonus``    int8 (34,): the bonus tiles turned face up after the deal (erren-challenge's 花牌; they are
   visible too);
+- ``discard_order`` int8 (2, MAX_DISCARDS): each seat's discards in the order it made them (public: the
+  table shows them in rows), ``table[N_DISCARDS + seat]`` of them;
 - ``table``    int64 (TABLE_FIELDS,): the scalar state, indexed by the constants below.
 
 Per-seat fields of ``table`` sit at ``FIELD + seat``. A player's decision may read its own hand, the
@@ -83,7 +85,11 @@ MAY_MELD = 31  # a turn may make a kong (it drew a tile); a discard may be claim
 WIN_FLAGS = 32  # the win context flags of the win on offer (kernels.fan_ids)
 OUT_OF_PLAY = 33  # index in the wall of the next out-of-play tile (after the tiles in play): the extra draws'
 WIN_POINTS = 34  # the points of the win on offer (scoring = "challenge"; 0 elsewhere)
-TABLE_FIELDS = 35
+N_DISCARDS = 35  # + seat: discards the seat made, in order in state.discard_order
+TABLE_FIELDS = 37
+# Room for one seat's discards in order: a seat discards once per tile it draws or claims, and the longest
+# wall (72 tiles: 万, honours and flowers) less the 26 dealt leaves at most 46 draws for both seats.
+MAX_DISCARDS = 64
 
 
 class State(NamedTuple):
@@ -94,6 +100,7 @@ class State(NamedTuple):
     discarded: np.ndarray
     after_ready: np.ndarray
     bonus: np.ndarray
+    discard_order: np.ndarray
 
 
 N_STREAMS, ASSIST_STREAM = 3, 2  # the random streams of a deal's decisions: one per seat, one for the assists
@@ -163,18 +170,21 @@ def new_state():
         np.zeros((2, N_KINDS), np.int8),
         np.zeros((2, N_KINDS), np.int8),
         np.zeros(N_KINDS, np.int8),
+        np.zeros((2, MAX_DISCARDS), np.int8),
     )
 
 
 @njit(cache=True, _nrt=False)
 def reset_state(state):
-    hands, melds, visible, table, discarded, after_ready, bonus = state
+    hands, melds, visible, table, discarded, after_ready, bonus, discard_order = state
     # Element loops, not slice assignments: this kernel runs without numba's reference counting.
     for seat in range(2):
         for kind in range(N_KINDS):
             hands[seat, kind] = 0
             discarded[seat, kind] = 0
             after_ready[seat, kind] = 0
+        for index in range(MAX_DISCARDS):
+            discard_order[seat, index] = 0
         for index in range(4):
             melds[seat, index, 0] = 0
             melds[seat, index, 1] = 0
@@ -185,6 +195,17 @@ def reset_state(state):
         table[field] = 0
     table[READY_TURN] = -1
     table[READY_TURN + 1] = -1
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def note_discard(seat, tile, state):
+    """Count the seat's discard of `tile` and keep it in order (``discard_order``; past MAX_DISCARDS, which
+    no deal reaches, only counted)."""
+    state.discarded[seat, tile] += 1
+    count = state.table[N_DISCARDS + seat]
+    if count < MAX_DISCARDS:
+        state.discard_order[seat, count] = tile
+    state.table[N_DISCARDS + seat] = count + 1
 
 
 @njit(cache=True, inline="always", _nrt=False)

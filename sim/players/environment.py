@@ -117,13 +117,31 @@ def heuristic_seats(opponents, n_seats: int, players, agent_kind: int):
 
 
 class StepEnvironment:
-    """One table stepped one decision at a time. A family's subclass sets ``ruleset``, ``state``, ``work``
-    (whose ``legal`` holds the pending decision's legal actions), ``rewards`` and ``ACTOR`` (the actor's
-    slot of ``state.table``), and provides ``reset``, ``observation`` and the two engine calls below."""
+    """One table stepped one decision at a time. A family's subclass sets ``ruleset``, ``n_seats``, ``state``,
+    ``work`` (whose ``legal`` holds the pending decision's legal actions), ``wall``, ``record``, ``rules``, ``rewards``,
+    ``ACTOR`` (the actor's slot of ``state.table``) and ``encoding`` (its ``sim.<family>.encoding``), and
+    provides ``reset``, ``observation`` and the two engine calls below."""
 
     ACTOR = -1
     NO_ANSWER = -1
+    encoding = None
+    deal = -1
     _legal = ()
+
+    def encoding_bounds(self, oracle: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """The low and high int16 vectors of ``encode``'s vector (docs/learning.md#the-observation)."""
+        return self.encoding.bounds(bool(oracle))
+
+    def encode(self, seat, oracle: bool = False) -> np.ndarray:
+        """What `seat` sees of the deal as numbers (int16; the family's ``encoding`` names the blocks), at
+        any moment after ``reset``, the end of the deal included; `oracle` adds the tiles it cannot see."""
+        seat = whole_number(seat, f"seat (a table of {self.n_seats} seats)", 0, self.n_seats - 1)
+        if self.deal < 0:
+            raise ValueError("reset the environment before encoding what a seat sees")
+        out = np.zeros(self.encoding.ORACLE_SIZE if oracle else self.encoding.SIZE, np.int16)
+        self.encoding.encode(seat, seat == self.agent_selection, self.state, self.work, self.wall, self.record, self.rules,
+                             out)
+        return out
 
     def _run_to_agent(self, code: int) -> int:
         """Answer the pending decision with `code` (already checked legal; NO_ANSWER after a deal), then
@@ -171,23 +189,39 @@ class StepEnvironment:
         return self._advance(code)
 
 
+OBSERVATIONS = ("seat", "oracle", "none")  # what a batch encodes at each step (BatchStepEnvironment)
+
+
 class BatchStepEnvironment:
     """Many tables stepped together inside numba. A family's subclass allocates the arrays of its tables
     (``_allocate`` those every family has: ``tables``, each table's scalar fields, all zero reading as a deal
-    over; ``next_deal``, ``masks``, ``rewards``, ``finished``, ``steps``, ...) and provides ``_step(actions)``,
-    its numba kernel (a negative action: none, as at the start)."""
+    over; ``next_deal``, ``masks``, ``rewards``, ``finished``, ``steps``, the encodings, ...) and provides
+    ``_step(actions)``, its numba kernel (a negative action: none, as at the start).
 
-    def __init__(self, n_tables: int, threads: int):
+    Episodes end as Gymnasium's vector environments say of their "same-step" autoreset mode
+    (``AUTORESET_MODE``): a table whose deal ends in a step is dealt its next deal in that same step, so what
+    the step returns for it (``actors``, ``hands``, ``masks``, ``observations``) is the new deal's first
+    decision, while ``terminated`` (also ``finished``) marks it, ``rewards`` holds the ended deal's money and
+    ``final_observations`` every seat's encoding at the ended deal's end."""
+
+    AUTORESET_MODE = "same-step"
+
+    def __init__(self, n_tables: int, threads: int, observation: str = "seat"):
         n_tables = whole_number(n_tables, "n_tables", 1, MAX_TABLES)
         self.threads = whole_number(threads, "threads (at most the number of tables)", 1, min(n_tables, MAX_THREADS))
-        self.n = n_tables
+        if observation not in OBSERVATIONS:
+            raise ValueError(f"observation must be one of {', '.join(OBSERVATIONS)}, not {observation!r}")
+        self.n, self.observation = n_tables, observation
 
-    def _allocate(self, state, table_fields: int, template, n_seats: int) -> None:
+    def _allocate(self, state, table_fields: int, template, n_seats: int, encoding) -> None:
         """The arrays every family's batch holds for its `n` tables: each table's deal (``hands_all``, ``melds``,
         ``visible``, ``tables``, ``discarded``: shaped as the family's `state`; ``walls`` from `template`), what
         a step hands back (``actors``, the seat to act; ``hands``, its concealed tiles; ``masks``, ``rewards``
-        for `n_seats` seats, ``finished``), the decisions each thread answered (``steps``) and each table's
-        next deal (table b plays deals b, b + n, ...)."""
+        for `n_seats` seats, ``finished`` and ``deals_ended``; ``observations`` and ``final_observations``,
+        the family's `encoding` of the seat to act and of every seat at a deal's end, with no entries when
+        the batch encodes nothing), the decisions each thread answered (``steps``) and each table's next deal
+        (table b plays deals b, b + n, ...). ``hands_all`` and ``walls`` hold what no seat sees: not for a
+        policy's input."""
         n = self.n
         self.hands_all = np.zeros((n, *state.hands.shape), np.int8)
         self.melds = np.zeros((n, *state.melds.shape), np.int8)
@@ -200,6 +234,11 @@ class BatchStepEnvironment:
         self.masks = np.zeros((n, N_ACTIONS), bool)
         self.rewards = np.zeros((n, n_seats))
         self.finished = np.zeros(n, bool)
+        self.deals_ended = np.zeros(n, np.int64)
+        size = {"seat": encoding.SIZE, "oracle": encoding.ORACLE_SIZE, "none": 0}[self.observation]
+        self.observations = np.zeros((n, size), np.int16)
+        self.final_observations = np.zeros((n, n_seats, size), np.int16)
+        self.encoding = encoding
         self.steps = np.zeros(self.threads, np.int64)
         self.next_deal = np.arange(n, dtype=np.int64)
 
@@ -212,6 +251,8 @@ class BatchStepEnvironment:
         self.tables[:] = 0  # every table "over": the step below deals it
         self._step(np.full(self.n, -1, np.int64))
         self.finished[:] = False
+        self.deals_ended[:] = 0
+        self.final_observations[:] = 0
         self.rewards[:] = 0.0
         self.steps[:] = 0
 
@@ -235,6 +276,17 @@ class BatchStepEnvironment:
             table = int(np.flatnonzero(~chosen)[0])
             raise PlayerFailure(f"table {table}: action {int(actions[table])} is not legal there")
         self._step(actions)
+
+    @property
+    def terminated(self) -> np.ndarray:
+        """bool (n,): the tables whose deal ended in the last step (then dealt anew: ``AUTORESET_MODE``)."""
+        return self.finished
+
+    def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """The low and high int16 vectors of one row of ``observations``."""
+        if self.observation == "none":
+            return np.zeros(0, np.int16), np.zeros(0, np.int16)
+        return self.encoding.bounds(self.observation == "oracle")
 
     @property
     def decisions(self) -> int:

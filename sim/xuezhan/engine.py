@@ -220,6 +220,7 @@ from sim.xuezhan.table import (
     next_in_deal,
     pong_index,
     pong_legal,
+    note_discard,
     reset_state,
     shanten,
     void_tiles_held,
@@ -1066,7 +1067,7 @@ def _discard(seat, tile, declare, wall, rules, state, work, events, record, vali
     table = state.table
     state.hands[seat, tile] -= 1
     state.visible[tile] += 1
-    state.discarded[seat, tile] += 1
+    note_discard(seat, tile, state)
     _log(events, EV_DISCARD, seat, tile, 0)
     if seat == table[DEALER]:
         table[DEALER_DISCARDS] += 1

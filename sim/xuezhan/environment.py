@@ -20,6 +20,7 @@ import numpy as np
 from numba import njit, prange
 
 from kernels.fan_ids import N_FANS
+from sim.core.event_logs import DealLog
 from sim.core.random_streams import random_below, stream_state
 from sim.players.environment import (
     BatchStepEnvironment,
@@ -32,7 +33,8 @@ from sim.players.environment import (
     ruleset_of,
     whole_number,
 )
-from sim.xuezhan import engine
+from sim.xuezhan import encoding, engine
+from sim.xuezhan.encoding import encode
 from sim.xuezhan import players as players_module
 from sim.xuezhan.engine import (
     MAX_EVENTS,
@@ -58,9 +60,9 @@ def _seat_count(ruleset, n_seats):
 
 @njit(cache=True, _nrt=False)
 def _deal_money(record, n, stake, fee, rewards):
-    """Each seat's money from a finished deal's record: its units x stake, less the fee."""
+    """Add each seat's money from a finished deal's record to `rewards`: its units x stake, less the fee."""
     for seat in range(n):
-        rewards[seat] = record[R_MONEY + seat] * stake - fee
+        rewards[seat] += record[R_MONEY + seat] * stake - fee
 
 
 @njit(cache=True, _nrt=False)
@@ -89,6 +91,7 @@ class Environment(StepEnvironment):
     ``rewards`` (one per seat) holds the deal's money once it is over."""
 
     ACTOR = ACTOR
+    encoding = encoding
 
     def __init__(self, ruleset="liangmen-xuezhan", opponents: dict | None = None, stake: float = 1.0,
                  fee: float = 0.0, n_seats: int | None = None):
@@ -146,6 +149,13 @@ class Environment(StepEnvironment):
         return {"deal": self.deal, **{name: int(value) for name, value in engine._columns_of(self.record,
                                                                                             self.n_seats).items()}}
 
+    @property
+    def deal_log(self) -> DealLog:
+        """The deal so far as ``engine.replay`` gives a whole one (its record complete once the deal is over)."""
+        rows = self.events[1 : self.events[0, 0] + 1]
+        return DealLog(self.record_row, self.fans[: self.n_seats].copy(), self.wall.copy(), rows[:, :3].copy(),
+                       rows[:, 3].copy())
+
 
 @njit(cache=True, inline="always", _nrt=False)
 def _table_work(works, b):
@@ -161,31 +171,43 @@ def _table_work(works, b):
 
 @njit(cache=True, _nrt=False)
 def _step_tables(first, last, actions, seed, next_deal, stride, n_seats, template, rules, kinds, parameters, stake, fee,
-                 hands, melds, visible, tables, discarded, waits, walls, records, fans, events, works, actors,
-                 observed_hands, masks, rewards, finished):
+                 hands, melds, visible, tables, discarded, waits, discard_order, walls, records, fans, events, works,
+                 actors, observed_hands, masks, rewards, finished, deals_ended, observations, final_observations):
     """One step of tables first .. last - 1: answer each one's pending decision with actions[b] (skipped
     where actions[b] < 0, as at the start), run it on to its next agent decision, deal the next deal where
-    one ended. Writes the acting seat, its hand and legal mask, the rewards of finished deals and the
-    finished flags; returns the decisions answered."""
+    one ended. Writes the acting seat, its hand and legal mask, the money of the deals that ended (summed,
+    should a new deal end before any agent decision), the finished flags and counts, and, unless their
+    second axis is empty, the acting seat's encoding (`observations`) and every seat's at the end of the
+    last deal that ended (`final_observations`); returns the decisions answered."""
     answered = 0
     for b in range(first, last):
-        state = State(hands[b], melds[b], visible[b], tables[b], discarded[b], waits[b])
+        state = State(hands[b], melds[b], visible[b], tables[b], discarded[b], waits[b], discard_order[b])
         work = _table_work(works, b)
         for seat in range(n_seats):
             rewards[b, seat] = 0.0
         finished[b] = False
+        deals_ended[b] = 0
         answered += actions[b] >= 0
+        in_deal = actions[b] >= 0  # at the start a table has no deal yet
         n = _run_to_agent(actions[b], kinds, parameters, walls[b], rules, state, work, events, records[b], fans[b])
         while n == 0:  # the deal is over: settle it and deal the table's next one
-            _deal_money(records[b], n_seats, stake, fee, rewards[b])
-            finished[b] = True
+            if in_deal:
+                _deal_money(records[b], n_seats, stake, fee, rewards[b])
+                finished[b] = True
+                deals_ended[b] += 1
+                if final_observations.shape[2] > 0:
+                    for seat in range(n_seats):
+                        encode(seat, False, state, work, walls[b], records[b], rules, final_observations[b, seat])
             deal = next_deal[b]
             next_deal[b] += stride
             begin_deal(deal, _first_dealer(seed, deal, n_seats), n_seats, seed, template, walls[b], rules, state, work,
                        events, records[b], fans[b], False)
+            in_deal = True
             n = _run_to_agent(NO_ANSWER, kinds, parameters, walls[b], rules, state, work, events, records[b], fans[b])
         actor = state.table[ACTOR]
         actors[b] = actor
+        if observations.shape[1] > 0:
+            encode(actor, True, state, work, walls[b], records[b], rules, observations[b])
         for kind in range(observed_hands.shape[1]):
             observed_hands[b, kind] = hands[b, actor, kind]
         mask = masks[b]
@@ -198,16 +220,17 @@ def _step_tables(first, last, actions, seed, next_deal, stride, n_seats, templat
 
 @njit(cache=True, parallel=True)
 def _step_in_parallel(n_threads, actions, seed, next_deal, stride, n_seats, template, rules, kinds, parameters, stake,
-                      fee, hands, melds, visible, tables, discarded, waits, walls, records, fans, events, works, actors,
-                      observed_hands, masks, rewards, finished, steps):
+                      fee, hands, melds, visible, tables, discarded, waits, discard_order, walls, records, fans, events,
+                      works, actors, observed_hands, masks, rewards, finished, deals_ended, observations, final_observations,
+                      steps):
     """`_step_tables` on one slice of the tables per thread (each table has its own work arrays)."""
     size = (actions.shape[0] + n_threads - 1) // n_threads
     for thread in prange(n_threads):
         first, last = thread * size, min(actions.shape[0], (thread + 1) * size)
         steps[thread] += _step_tables(
             first, last, actions, seed, next_deal, stride, n_seats, template, rules, kinds, parameters, stake, fee,
-            hands, melds, visible, tables, discarded, waits, walls, records, fans, events, works, actors,
-            observed_hands, masks, rewards, finished,
+            hands, melds, visible, tables, discarded, waits, discard_order, walls, records, fans, events, works, actors,
+            observed_hands, masks, rewards, finished, deals_ended, observations, final_observations,
         )
 
 
@@ -220,8 +243,9 @@ class BatchEnvironment(BatchStepEnvironment):
     next deal. With `threads` > 1 the tables are split among that many numba threads."""
 
     def __init__(self, n_tables: int, ruleset="liangmen-xuezhan", opponents: dict | None = None, seed: int = 0,
-                 stake: float = 1.0, fee: float = 0.0, threads: int = 1, n_seats: int | None = None):
-        super().__init__(n_tables, threads)
+                 stake: float = 1.0, fee: float = 0.0, threads: int = 1, n_seats: int | None = None,
+                 observation: str = "seat"):
+        super().__init__(n_tables, threads, observation)
         self.ruleset = ruleset_of(ruleset, "xuezhan")
         self.rules, self.template = engine.kernel_rules(self.ruleset)
         self.n_seats = _seat_count(self.ruleset, n_seats)
@@ -229,8 +253,9 @@ class BatchEnvironment(BatchStepEnvironment):
         self.seed, (self.stake, self.fee) = checked_seed(seed), checked_money(stake, fee)
         n = self.n
         shapes = new_state()
-        self._allocate(shapes, TABLE_FIELDS, self.template, self.n_seats)
+        self._allocate(shapes, TABLE_FIELDS, self.template, self.n_seats, encoding)
         self.waits = np.zeros((n, *shapes.waits.shape), np.int8)
+        self.discard_order = np.zeros((n, *shapes.discard_order.shape), np.int8)
         self.records = np.zeros((n, RECORD_WIDTH), np.int32)
         self.fans = np.zeros((n, MAX_SEATS, N_FANS), np.uint8)
         self.events = np.zeros((1, 4), np.int32)  # no event log: a one-row log records nothing
@@ -240,8 +265,9 @@ class BatchEnvironment(BatchStepEnvironment):
         arguments = (
             actions, np.uint64(self.seed), self.next_deal, self.n, self.n_seats, self.template, self.rules, self.kinds,
             self.parameters, self.stake, self.fee, self.hands_all, self.melds, self.visible, self.tables,
-            self.discarded, self.waits, self.walls, self.records, self.fans, self.events, self.works,
-            self.actors, self.hands, self.masks, self.rewards, self.finished,
+            self.discarded, self.waits, self.discard_order, self.walls, self.records, self.fans, self.events, self.works,
+            self.actors, self.hands, self.masks, self.rewards, self.finished, self.deals_ended, self.observations,
+            self.final_observations,
         )
         if self.threads == 1:  # no thread pool for one thread
             self.steps[0] += _step_tables(0, self.n, *arguments)

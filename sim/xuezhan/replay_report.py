@@ -51,7 +51,9 @@ class _Table:
                 self.melds[seat][index] = Meld(into, tile)
 
 
-def format_deal(log: engine.DealLog, ruleset: Ruleset, players, seed: int) -> str:
+def format_deal(log: engine.DealLog, ruleset: Ruleset, players, seed: int,
+                pending: str | None = None) -> str:
+    """The deal as `mjsim replay` prints it; `pending`, for a deal still under way, stands where its result would."""
     record = log.record
     seats = record["n_seats"]
     dealer = record["dealer"]
@@ -127,7 +129,7 @@ def format_deal(log: engine.DealLog, ruleset: Ruleset, players, seed: int) -> st
             lines.append("the wall is empty: 查叫 and 关死 settle the ready hands")
         elif code == engine.EV_END:
             lines.append("the deal is over")
-    lines += ["", _outcome(log, ruleset)]
+    lines += ["", _outcome(log, ruleset) if pending is None else pending]
     return "\n".join(lines) + "\n"
 
 

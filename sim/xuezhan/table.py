@@ -2,11 +2,13 @@
 
 This module owns what the engine (``sim.xuezhan.engine``) and the players (``sim.xuezhan.players``) share:
 
-- the state layout of one 血战 deal, the named tuple ``State`` (hands, melds, visible, table, discarded, waits), with
+- the state layout of one 血战 deal, the named tuple ``State`` (hands, melds, visible, table, discarded, waits,
+  discard_order), with
   ``hands`` int8 (4, 34), ``melds`` int8 (4, 4, 2) rows (meld code, lowest kind), ``visible`` int8 (34,)
   (discards lying on the table and exposed melds; concealed kongs are not visible), ``table`` int64
   (TABLE_FIELDS,) scalar fields (per-seat fields take four slots, FIELD + seat), ``discarded`` int8 (4, 34)
-  and ``waits`` int8 (4, 34): the public waits of each 报叫 declarer; the slots of ``rules.settings``, the
+  and ``waits`` int8 (4, 34): the public waits of each 报叫 declarer, ``discard_order`` int8 (4, MAX_DISCARDS):
+  each seat's discards in the order it made them, ``table[N_DISCARDS + seat]`` of them; the slots of ``rules.settings``, the
   ruleset's switches as integers (``sim.core.deal_rules.Rules``); the players' and the engine's work arrays
   (``Work``);
 - the two-suit hand measures the hot loops need (complete, shanten, ukeire, waits) on the 筒/条 tile set;
@@ -93,7 +95,11 @@ CLAIM = 62  # its claim: PONG or KONG
 WIN_ORDER = 63  # win orders given so far in the deal (simultaneous winners share one)
 NEXT_DEALER = 64  # the next deal's dealer once a win decided it, -1 before (docs/rules/xuezhan-table.md#dealer)
 PICKED = 65  # 换三张: tiles the actor has given so far (work.exchange_choices[actor])
-TABLE_FIELDS = 66
+N_DISCARDS = 66  # + seat: discards the seat made, in order in state.discard_order
+TABLE_FIELDS = 70
+# Room for one seat's discards in order: a seat discards once per tile it draws or claims; two seats on the
+# 72 tiles of 筒 and 条 draw 46 tiles between them after the deal.
+MAX_DISCARDS = 64
 SUIT_SIZE = 9
 
 # The slots of rules.settings: the ruleset's switches as integers.
@@ -116,6 +122,7 @@ class State(NamedTuple):
     table: np.ndarray
     discarded: np.ndarray
     waits: np.ndarray
+    discard_order: np.ndarray
 
 
 class Work(NamedTuple):
@@ -171,17 +178,20 @@ def new_state():
         np.zeros(TABLE_FIELDS, np.int64),
         np.zeros((MAX_SEATS, N_KINDS), np.int8),
         np.zeros((MAX_SEATS, N_KINDS), np.int8),
+        np.zeros((MAX_SEATS, MAX_DISCARDS), np.int8),
     )
 
 
 @njit(cache=True, _nrt=False)
 def reset_state(state):
-    hands, melds, visible, table, discarded, waits = state
+    hands, melds, visible, table, discarded, waits, discard_order = state
     for seat in range(MAX_SEATS):
         for kind in range(N_KINDS):
             hands[seat, kind] = 0
             discarded[seat, kind] = 0
             waits[seat, kind] = 0
+        for index in range(MAX_DISCARDS):
+            discard_order[seat, index] = 0
         for index in range(4):
             melds[seat, index, 0] = 0
             melds[seat, index, 1] = 0
@@ -192,6 +202,17 @@ def reset_state(state):
     for seat in range(MAX_SEATS):
         table[MISSED_VALUE + seat] = -1
         table[DECLARED_VOID + seat] = -1
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def note_discard(seat, tile, state):
+    """Count the seat's discard of `tile` and keep it in order (``discard_order``; past MAX_DISCARDS, which
+    no deal reaches, only counted)."""
+    state.discarded[seat, tile] += 1
+    count = state.table[N_DISCARDS + seat]
+    if count < MAX_DISCARDS:
+        state.discard_order[seat, count] = tile
+    state.table[N_DISCARDS + seat] = count + 1
 
 
 @njit(cache=True, inline="always", _nrt=False)
