@@ -20,6 +20,7 @@ LAYERS = (
     ("sim.families",),  # the registry: which family a ruleset belongs to, and what picks it
     ("analysis",),
     ("sim.runs",),
+    ("sim.rl",),  # the learning environments: PettingZoo and Gymnasium over the step environments
     ("sim.commands",),
     ("sim.cli",),
 )
