@@ -2,32 +2,30 @@
 family's step environment (docs/learning.md#the-observation).
 
 ``bounds`` declares the Box of an environment's observations and ``observe`` encodes what a seat sees, at any
-time after ``reset``, the end of the deal included. ``oracle`` asks for the encoding with the hidden
-information too (the other hands, the wall), for oracle-guided training.
+time after ``reset``, the end of the deal included: the family's encoding (``sim.<family>.encoding``), an int16
+vector of named blocks. ``oracle`` asks for the encoding with the hidden information too (the other hands,
+the wall), for oracle-guided training.
 """
 
 import numpy as np
 
-HAND_KINDS = 34  # tile kinds in a concealed hand's counts
-MOST_COPIES = 4
+DTYPE = np.int16
 
 
 def bounds(environment, oracle: bool) -> tuple[np.ndarray, np.ndarray]:
-    """(low, high): int8 arrays of the encoding's shape (size,)."""
-    # Stand-in until the family encoders land: the lead swaps this for environment.encoding_bounds(oracle).
-    size = HAND_KINDS * (_seats(environment) if oracle else 1)
-    return np.zeros(size, np.int8), np.full(size, MOST_COPIES, np.int8)
+    """(low, high): int16 arrays of the encoding's shape (size,)."""
+    return environment.encoding_bounds(oracle)
 
 
 def observe(environment, seat: int, oracle: bool) -> np.ndarray:
-    """What `seat` sees now, as int8 (size,), a new array each call."""
-    # Stand-in until the family encoders land: the lead swaps this for environment.encode(seat, oracle).
-    hands = environment.state.hands[:, :HAND_KINDS]
-    if not oracle:
-        return hands[seat].astype(np.int8)
-    order = [seat, *(other for other in range(_seats(environment)) if other != seat)]
-    return hands[order].astype(np.int8).reshape(-1)
+    """What `seat` sees now, as int16 (size,), a new array each call."""
+    return environment.encode(seat, oracle)
 
 
-def _seats(environment) -> int:
-    return len(environment.rewards)
+def layout_table(layout) -> str:
+    """The blocks of an encoding as the Markdown table docs/learning.md prints (a test keeps them equal)."""
+    lines = ["| block | first entry | entries | copies | range | meaning |", "|---|---:|---:|---:|---|---|"]
+    for row in layout.rows():
+        lines.append(f"| `{row['block']}` | {row['first']} | {row['entries']} | {row['copies']} | "
+                     f"{row['low']} to {row['high']} | {row['meaning']} |")
+    return "\n".join(lines)

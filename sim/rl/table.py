@@ -69,10 +69,7 @@ class LearningTable:
 
     def __init__(self, ruleset, opponents: dict, n_seats, stake, fee, oracle, illegal_reward):
         ruleset, n_seats = seat_count(ruleset, n_seats)
-        table_options = {"opponents": opponents, "stake": stake, "fee": fee}
-        if n_seats != ruleset.players[0]:  # only a family with several seat counts takes the option (血战)
-            table_options["n_seats"] = n_seats
-        self.environment = make_environment(ruleset, **table_options)
+        self.environment = make_environment(ruleset, opponents=opponents, stake=stake, fee=fee, n_seats=n_seats)
         self.n_seats = n_seats
         self.oracle = checked_flag(oracle, "oracle")
         self.illegal_reward = checked_illegal_reward(illegal_reward)
@@ -92,7 +89,7 @@ class LearningTable:
         take it)."""
         low, high = self._bounds
         return spaces.Dict({
-            "observation": spaces.Box(low, high, dtype=np.int8),
+            "observation": spaces.Box(low, high, dtype=observations.DTYPE),
             "action_mask": spaces.Box(0, 1, (N_ACTIONS,), dtype=np.int8),
         })
 

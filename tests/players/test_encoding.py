@@ -204,3 +204,15 @@ def test_a_batch_that_encodes_nothing_has_empty_observations_and_refuses_an_unkn
     assert batch.observations.shape == (2, 0) and batch.final_observations.shape == (2, 2, 0)
     with pytest.raises(ValueError, match="observation must be one of seat, oracle, none"):
         make_batch_environment(2, "erren", observation="hands")
+
+
+@pytest.mark.parametrize("family", ["erren", "xuezhan"])
+def test_the_docs_list_each_family_s_blocks_as_its_layout_has_them(family):
+    from pathlib import Path
+
+    from sim.rl.observations import layout_table
+
+    encoding = importlib.import_module(f"sim.{family}.encoding")
+    page = (Path(__file__).resolve().parents[2] / "docs" / "learning.md").read_text(encoding="utf-8")
+    assert layout_table(encoding.ORACLE_LAYOUT) in page
+    assert f"{encoding.SIZE} entries, {encoding.ORACLE_SIZE} with the oracle's" in page
