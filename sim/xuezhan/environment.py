@@ -34,8 +34,8 @@ from sim.players.environment import (
     whole_number,
 )
 from sim.xuezhan import encoding, engine
-from sim.xuezhan.encoding import encode
 from sim.xuezhan import players as players_module
+from sim.xuezhan.encoding import encode
 from sim.xuezhan.engine import (
     MAX_EVENTS,
     NO_ANSWER,

@@ -9,9 +9,9 @@ import importlib
 
 import numpy as np
 import pytest
+from naive_encoding import naive_vector
 
 from kernels.tiles import MELD_CONCEALED_KONG, N_KINDS
-from naive_encoding import naive_vector
 from sim.core.ruleset import load_ruleset
 from sim.families.environment import make_batch_environment, make_environment
 from sim.players.encoding import Block, Layout

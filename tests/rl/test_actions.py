@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import sim.rl
-from sim.core.actions import DISCARD, PASS, ACTION_BASE, N_ACTIONS, NO_TILE
+from sim.core.actions import ACTION_BASE, DISCARD, N_ACTIONS, NO_TILE, PASS
 from sim.players.user_players import PlayerFailure
 
 
