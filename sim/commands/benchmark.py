@@ -313,8 +313,10 @@ def deal_rates(n_deals: int, seed: int) -> dict:
 
 def environment_rates(n_deals: int, seed: int, n_tables: int = 1024) -> dict:
     """Steps per second of the step environment (``sim.erren.environment``) on `erren`, both seats agents
-    answering their lowest legal code: one table stepped from Python, and `n_tables` tables stepped
-    together inside numba, on one thread and on two. Best of three."""
+    answering their lowest legal code: one table stepped from Python, the same through PettingZoo's
+    agent-environment cycle (``sim.rl``: ``last()`` then ``step``; None without the rl extra), and `n_tables`
+    tables stepped together inside numba, on one thread and on two, without the encoded observations and with
+    them (docs/learning.md#the-batched-form). Best of three."""
     environment = Environment("erren")
     single_steps = max(n_deals // 5, 1000)
 
@@ -330,21 +332,47 @@ def environment_rates(n_deals: int, seed: int, n_tables: int = 1024) -> dict:
             steps += 1
 
     single()
-    batch = BatchEnvironment(n_tables, "erren", seed=seed)
-    batch.reset()
+    found = {"single": _rate(single, single_steps), "n_tables": n_tables, "aec": _agent_cycle_rate(single_steps, seed)}
     rounds = max(n_deals * 20 // n_tables, 10)
+    for threads in (1, 2):  # two: the two cores of this project's machine
+        for observation in ("none", "seat"):
+            batch = BatchEnvironment(n_tables, "erren", seed=seed, threads=threads, observation=observation)
+            batch.reset()
 
-    def batched():
-        for _ in range(rounds):
-            batch.step(batch.masks.argmax(axis=1))
+            def batched(batch=batch):
+                for _ in range(rounds):
+                    batch.step(batch.masks.argmax(axis=1))
 
-    batched()
-    found = {"single": _rate(single, single_steps), "batched": _rate(batched, rounds * n_tables), "n_tables": n_tables}
-    batch = BatchEnvironment(n_tables, "erren", seed=seed, threads=2)  # the two cores of this project's machine
-    batch.reset()
-    batched()
-    found["batched_two_threads"] = _rate(batched, rounds * n_tables)
+            batched()
+            found[f"batched_{observation}_{threads}"] = _rate(batched, rounds * n_tables)
     return found
+
+
+def _agent_cycle_rate(steps: int, seed: int) -> float | None:
+    """Agent steps per second of the PettingZoo environment of `erren` (every seat an agent, its lowest legal
+    code), deal after deal; None when PettingZoo is not installed (the rl extra)."""
+    try:
+        from sim.rl import pettingzoo_env
+    except ImportError:
+        return None
+    environment = pettingzoo_env("erren")
+
+    def cycle():
+        environment.reset(seed=seed)
+        taken = 0
+        while taken < steps:
+            if not environment.agents:
+                environment.reset()
+                continue
+            observation, _, terminated, truncated, _ = environment.last()
+            if terminated or truncated:
+                environment.step(None)
+                continue
+            environment.step(int(np.flatnonzero(observation["action_mask"])[0]))
+            taken += 1
+
+    cycle()
+    return _rate(cycle, steps)
 
 
 class FirstLegal:
@@ -494,8 +522,13 @@ def format_results(results: dict) -> str:
             lines.append("")
             lines.append("step environment, erren (both seats agents, lowest legal code)")
             lines.append(f"  {'one table, stepped from Python':<50}{steps['single'] / 1e3:8.1f} k steps/s")
-            lines.append(f"  {str(steps['n_tables']) + ' tables, one numba call a step':<50}{steps['batched'] / 1e6:8.2f} M steps/s")
-            lines.append(f"  {'the same on two threads (two cores)':<50}{steps['batched_two_threads'] / 1e6:8.2f} M steps/s")
+            cycle = "needs the rl extra" if steps["aec"] is None else f"{steps['aec'] / 1e3:8.1f} k steps/s"
+            lines.append(f"  {'one table, PettingZoo AEC (last, step)':<50}{cycle}")
+            tables = f"{steps['n_tables']} tables, one numba call a step"
+            for threads, where in ((1, "one thread"), (2, "two threads")):
+                lines.append(f"  {tables + ', ' + where:<50}{steps[f'batched_none_{threads}'] / 1e6:8.2f} M steps/s")
+                lines.append(f"  {'  the same, encoded observations':<50}{steps[f'batched_seat_{threads}'] / 1e6:8.2f} M steps/s"
+                             f"   {steps[f'batched_seat_{threads}'] / steps[f'batched_none_{threads}']:6.1%}")
     return "\n".join(lines).rstrip() + "\n"
 
 

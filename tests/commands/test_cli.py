@@ -119,7 +119,8 @@ def test_bench_json_reports_rates_and_ratios(mjsim):
                           "numba example v greedy", "exec example v greedy"}
     assert all(measured["rate"] > 0 for measured in users.values()) and users["greedy v greedy"]["ratio"] == 1
     steps = results["deals"]["environment"]
-    assert steps["single"] > 0 and steps["batched"] > 0 and steps["batched_two_threads"] > 0
+    assert steps["single"] > 0 and steps["aec"] > 0
+    assert all(steps[f"batched_{observation}_{threads}"] > 0 for observation in ("none", "seat") for threads in (1, 2))
     row = results["sets"]["wan+honours 13"]
     assert row["shanten_kernel"] > 0 and row["ukeire_kernel"] > 0 and row["waits_kernel"] > 0
     assert row["references"]["mahjong"]["kernel_ratio"] > 1
