@@ -1,7 +1,8 @@
 """The step environment, the part every family shares (docs/write-a-player.md#a-step-environment): the engine
 of `mjsim run` stopped at each decision of an agent's seat, for search and learning.
 
-This module owns what does not depend on the game: which seats the built-in opponents take, refusing a
+This module owns what does not depend on the game: seating any player as an opponent and asking the
+Python ones (numba ones answer inside the families' kernels), refusing a
 bad argument (a seed, deal or dealer out of range, an action that is not an integer code, an illegal
 step) in Python before it reaches numba, which would wrap, truncate or read out of bounds, the legal-action
 mask, the agent-environment cycle (the seat to
@@ -11,15 +12,33 @@ next agent decision, settling a finished deal's money, stepping many tables at o
 ``StepEnvironment`` and ``BatchStepEnvironment``.
 """
 
+import contextlib
+import copy
 import math
 import operator
+from dataclasses import dataclass, field
 from numbers import Real
+from typing import NamedTuple
 from pathlib import Path
 
 import numpy as np
 
 from sim.core.actions import N_ACTIONS
 from sim.core.ruleset import Ruleset, load_ruleset
+from sim.core.win_chances import WinChanceLog, no_log
+from sim.core.worker_processes import ENGINE_STATUS_SLOTS, players_in_this_process
+from sim.players.player_text import PlayerError
+from sim.players.player_view import PlayerView, new_player_view, read_only_state
+from sim.players.seating import (
+    STATUS_DEAL,
+    STATUS_ILLEGAL,
+    STATUS_SEAT,
+    check_answers,
+    no_numba_player,
+    numba_failure,
+    numba_functions,
+    seat_texts,
+)
 from sim.players.user_players import Action, PlayerFailure
 
 MAX_TABLES = 1_000_000
@@ -100,20 +119,110 @@ def ruleset_of(ruleset, family: str | None = None) -> Ruleset:
     return ruleset
 
 
-def heuristic_seats(opponents, n_seats: int, players, agent_kind: int):
-    """(kinds, parameters) of a table: the seats in `opponents` ({seat: heuristic text}) played by the
-    family's built-in heuristics (`players`: the family's players module), the others by the agent
-    (`agent_kind`: the engine's USER)."""
-    kinds = np.full(n_seats, agent_kind, np.int64)
-    parameters = np.zeros((n_seats, players.N_PARAMETERS))
+ASKING_NUMBA = 3  # status[STATUS_ILLEGAL] while a numba opponent is asked: left there if it raises, naming it
+OPPONENT = -3  # the kind of a seat whose Python or exec: opponent is asked through Python (agents: the engine's USER)
+
+
+@dataclass
+class Opponents:
+    """The players a step environment seats itself (``seat_opponents``): per seat, the engine's kind code
+    (a heuristic's id, the family's NUMBA, ``OPPONENT`` for a Python or ``exec:`` player, the family's USER
+    for an agent's seat), heuristic parameters, the user player's seat (None for a heuristic or an agent) and
+    the name ``mjsim replay`` gives the player (None for an agent); and what a numba seat is answered with
+    inside numba (``sim.players.seating.numba_functions``)."""
+
+    kinds: np.ndarray
+    parameters: np.ndarray
+    users: tuple
+    names: tuple
+    acts: tuple  # the distinct numba functions, padded with ``no_numba_player`` to the family's count
+    functions: np.ndarray  # each seat's index among `acts` (-1: none)
+    user_parameters: np.ndarray  # each numba seat's parameter vector
+    status: np.ndarray = field(default_factory=lambda: np.zeros(ENGINE_STATUS_SLOTS, np.int64))
+    chances: WinChanceLog = field(default_factory=no_log)  # a numba seat's report of its chance, checked, not kept
+
+    @property
+    def numba(self) -> bool:
+        """Whether a numba player sits at the table (its seats are answered by the numba kernels)."""
+        return bool((self.functions >= 0).any())
+
+    def close(self) -> None:
+        for user in self.users:
+            if user is not None:
+                user.close()
+
+
+def seat_opponents(opponents, n_seats: int, players, kinds: tuple[int, int], n_functions: int) -> Opponents:
+    """The `opponents` ({seat: player text}) of a table of `n_seats`, read as ``mjsim run --players`` reads
+    them (``sim.players.seating.seat_texts``: a heuristic, ``ev`` or another built-in numba player, a user's
+    numba, Python or ``exec:`` player; `players` is the family's players module, `kinds` its (USER, NUMBA)),
+    the other seats the agent's. Users' players are loaded in this process (docs/learning.md#opponents says
+    why); an unknown or broken player raises its ``PlayerError``. At most `n_functions` distinct numba
+    functions (the family's loops take that many)."""
+    user_kind, numba_kind = kinds
     if opponents is not None and not isinstance(opponents, dict):
-        raise TypeError(f"opponents must be a dict of seat: heuristic text, not {type(opponents).__name__}")
+        raise TypeError(f"opponents must be a dict of seat: player text, not {type(opponents).__name__}")
+    texts = {}
     for seat, text in (opponents or {}).items():
         seat = whole_number(seat, f"an opponent's seat (a table of {n_seats} seats)", 0, n_seats - 1)
         if not isinstance(text, str):
-            raise TypeError(f"seat {seat}'s opponent must be a heuristic's text, such as 'greedy', not {text!r}")
-        kinds[seat], parameters[seat], _ = players.parse_player(text)
-    return kinds, parameters
+            raise TypeError(f"seat {seat}'s opponent must be a player's text, such as 'greedy' or 'ev', not {text!r}")
+        texts[seat] = text
+    kind_codes = np.full(n_seats, user_kind, np.int64)
+    parameters = np.zeros((n_seats, players.N_PARAMETERS))
+    users, names = [None] * n_seats, [None] * n_seats
+    if texts:
+        with players_in_this_process():  # load users' players here, as a worker would, never in a host
+            seated_kinds, vectors, seated_names, seated_users, _ = seat_texts(
+                list(texts.values()), players, players.parse_player, "", (OPPONENT, numba_kind))
+        for index, seat in enumerate(texts):
+            kind_codes[seat], parameters[seat] = seated_kinds[index], vectors[index]
+            users[seat], names[seat] = seated_users[index], seated_names[index]
+    acts, functions, user_parameters = numba_functions(users)
+    if len(acts) > n_functions:
+        raise PlayerError(f"at most {n_functions} different numba players can sit at one table, not {len(acts)}")
+    return Opponents(kind_codes, parameters, tuple(users), tuple(names),
+                     (*acts, *[no_numba_player] * (n_functions - len(acts))), functions, user_parameters)
+
+
+def seated_in_batch(opponents, n_seats: int, players, kinds: tuple[int, int], n_functions: int) -> Opponents:
+    """``seat_opponents`` for a batched table, which seats heuristics and numba players only: they answer
+    inside the batch's numba loop, while a Python or exec: player answers through Python, one decision at a
+    time. Those are refused (ValueError) with a pointer to the step environment, which seats them."""
+    seated = seat_opponents(opponents, n_seats, players, kinds, n_functions)
+    refused = [user.text for user in seated.users if user is not None and user.kind != "numba"]
+    if refused:
+        seated.close()
+        raise PlayerError(f"{refused[0]}: a batched environment seats heuristics and numba players only (they answer "
+                          "inside its numba loop); seat a Python or exec: player in the step environment (Environment)")
+    return seated
+
+
+class ThreadViews(NamedTuple):
+    """What the numba opponents of a batch see through, one set per thread, each field stacked over the
+    threads (numba's parallel loops take no tuple of named tuples): the family's State and Work of the
+    player views (sim.players.player_view), the rules copied once, the parameters, and each thread's
+    status and chance report (the loop's, as mjsim run's)."""
+
+    states: tuple
+    works: tuple
+    rules: tuple
+    parameters: np.ndarray
+    statuses: np.ndarray
+    reports: WinChanceLog
+
+    def view(self, thread: int) -> PlayerView:
+        return PlayerView(type(self.states)(*(array[thread] for array in self.states)),
+                          type(self.works)(*(array[thread] for array in self.works)), self.rules,
+                          self.parameters[thread])
+
+    def reports_of(self, thread: int) -> WinChanceLog:
+        return WinChanceLog(*(array[thread] for array in self.reports))
+
+
+def _stacked(tuples):
+    """Named tuples of arrays, one per thread, as one named tuple of arrays stacked field by field."""
+    return type(tuples[0])(*(np.stack(arrays) for arrays in zip(*tuples, strict=True)))
 
 
 class StepEnvironment:
@@ -123,6 +232,7 @@ class StepEnvironment:
     provides ``reset``, ``observation`` and the two engine calls below."""
 
     ACTOR = -1
+    DECISION = -1
     NO_ANSWER = -1
     encoding = None
     deal = -1
@@ -143,10 +253,78 @@ class StepEnvironment:
                              out)
         return out
 
+    def _seat(self, opponents, players, kinds: tuple[int, int], n_functions: int) -> None:
+        """Seat `opponents` (``seat_opponents``) at this table, whose ``ruleset``, ``state`` and ``rules`` are set."""
+        self.opponents = seat_opponents(opponents, self.n_seats, players, kinds, n_functions)
+        self.kinds, self.parameters = self.opponents.kinds, self.opponents.parameters
+        self._shown_ruleset = copy.deepcopy(self.ruleset)  # a Python opponent's own copy, as in mjsim run
+        self._shown_state = read_only_state(self.state)  # what its observation reads: it cannot write there
+
+    def _player_view(self, new_state, new_work, n_parameters: int):
+        """What a numba opponent sees its decisions through (sim.players.player_view), None without one."""
+        return new_player_view(new_state(), new_work(), self.rules, n_parameters) if self.opponents.numba else None
+
+    def _begin_opponents(self, seed: int, deal: int) -> None:
+        """Tell the Python and exec: opponents a deal begins, as mjsim run does (their deal's generator)."""
+        status = self.opponents.status
+        status[:] = 0
+        status[STATUS_DEAL], status[STATUS_SEAT:STATUS_ILLEGAL] = deal, -1
+        for seat, user in enumerate(self.opponents.users):
+            if user is not None and user.kind != "numba":
+                user.begin_deal(seat, self._shown_ruleset, seed, deal)
+
+    def _run_engine(self, code: int) -> int:
+        """Answer the pending decision with `code`, then every decision the engine answers itself (heuristics,
+        numba opponents, single legal actions); the number of legal actions of the decision Python must
+        answer (an agent's or a Python opponent's), 0 once the deal is over, -1 when a numba opponent
+        answered illegally (its ``status`` says how)."""
+        raise NotImplementedError
+
+    def _opponent_observation(self, legal: list):
+        """The family's ``Observation`` of the opponent to act, as mjsim run builds it for a Python player."""
+        raise NotImplementedError
+
+    def _opponent_fault(self, seat: int) -> int:
+        """Mark an exec: opponent's fault in the deal's record; the engine's safe default answer."""
+        raise NotImplementedError
+
     def _run_to_agent(self, code: int) -> int:
         """Answer the pending decision with `code` (already checked legal; NO_ANSWER after a deal), then
-        every decision that is not an agent's choice; the agent's number of legal actions then (0: over)."""
-        raise NotImplementedError
+        every decision that is not an agent's choice, each opponent's answered by its player as in mjsim run;
+        the agent's number of legal actions then (0: over). A failing opponent raises its PlayerFailure."""
+        opponents = self.opponents
+        while True:
+            try:
+                n = self._run_engine(code)
+            except PlayerFailure:
+                raise
+            except Exception as error:  # raised inside a numba opponent
+                failure = numba_failure(opponents.users, opponents.status, error)
+                if failure is None:
+                    raise
+                raise failure from None
+            if n < 0:
+                check_answers(opponents.users, opponents.status, opponents.chances)
+            if n <= 0:
+                return 0
+            seat = int(self.state.table[self.ACTOR])
+            user = opponents.users[seat]
+            if user is None:
+                return n
+            opponents.status[STATUS_SEAT:STATUS_ILLEGAL] = seat, self.state.table[self.DECISION]
+            code = user.decide(self._opponent_observation(self.work.legal[:n].tolist()))
+            if code < 0:  # an exec: player's fault: its seat plays the safe default for the rest of the deal
+                code = self._opponent_fault(seat)
+
+    def close(self) -> None:
+        """End the opponents' programs (exec: players); nothing else needs closing. The table plays no more."""
+        self.opponents.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exception):
+        self.close()
 
     def _settle(self):
         """Write the finished deal's money into ``rewards``."""
@@ -244,6 +422,46 @@ class BatchStepEnvironment:
 
     def _step(self, actions):
         raise NotImplementedError
+
+    def _thread_views(self, new_state, new_work, n_parameters: int) -> ThreadViews:
+        """One player view per thread for the batch's numba opponents (the rules copied once for all)."""
+        rules = new_player_view(new_state(), new_work(), self.rules, n_parameters).rules
+        views = [new_player_view(new_state(), new_work(), rules, n_parameters, copy_rules=False)
+                 for _ in range(self.threads)]
+        return ThreadViews(_stacked([view.state for view in views]), _stacked([view.work for view in views]), rules,
+                           np.zeros((self.threads, n_parameters)), np.zeros((self.threads, ENGINE_STATUS_SLOTS), np.int64),
+                           _stacked([no_log() for _ in range(self.threads)]))
+
+    @contextlib.contextmanager
+    def _opponents_checked(self):
+        """Around a step: a numba opponent that raised, answered illegally or reported no chance becomes its
+        ``PlayerFailure``, naming the table, the player, the deal, the seat and the decision. The batch is
+        then part stepped: reset it."""
+        views = getattr(self, "_views", None)
+        if views is None:
+            yield
+            return
+        statuses, users = views.statuses, self.opponents.users
+        statuses[:] = 0
+        try:
+            yield
+        except PlayerFailure:
+            raise
+        except Exception as error:
+            asked = np.flatnonzero(statuses[:, STATUS_ILLEGAL] == ASKING_NUMBA)
+            failure = numba_failure(users, statuses[asked[0]], error) if asked.size else None
+            if failure is None:
+                raise
+            raise failure from None
+        for thread in np.flatnonzero(statuses[:, STATUS_ILLEGAL] != 0):
+            table = int(np.flatnonzero(self.actors < 0)[0])
+            try:
+                check_answers(users, statuses[thread], views.reports_of(thread))
+            except PlayerFailure as failure:
+                raise PlayerFailure(f"table {table}: {failure}") from None
+
+    def close(self) -> None:
+        """The batch seats no program: nothing to end (for code that closes any environment)."""
 
     def reset(self):
         """Deal every table its first deal (table b: deal b); the next ``step`` answers their decisions."""

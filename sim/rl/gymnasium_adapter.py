@@ -2,8 +2,8 @@
 inside the engine, and one deal is an episode (docs/learning.md#gymnasium).
 
 Gymnasium's bookkeeping lives here (its random generator, the five values of ``step``); the table, its
-observations and its rules are ``sim.rl.table``'s. Opponents answer inside the engine, so after each step
-the learner is to act again, or the deal is over.
+observations and its rules are ``sim.rl.table``'s. Opponents, any player ``mjsim run --players`` takes, answer
+inside the step environment, so after each step the learner is to act again, or the deal is over.
 """
 
 import gymnasium
@@ -87,6 +87,10 @@ class MahjongGymEnv(gymnasium.Env):
     def _fresh_seed(self) -> int:
         """A seed for a sequence no seed started, drawn from Gymnasium's generator (itself from fresh entropy)."""
         return int(self.np_random.integers(2**64, dtype=np.uint64))
+
+    def close(self) -> None:
+        """End the opponents' programs (exec: players)."""
+        self.table.environment.close()
 
     def render(self) -> str | None:
         """``ansi``: the deal so far as ``mjsim replay`` prints it; ``human``: that text printed."""

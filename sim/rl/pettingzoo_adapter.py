@@ -118,7 +118,8 @@ class MahjongAECEnv(AECEnv):
         return None
 
     def close(self) -> None:
-        """Nothing to release: the table is arrays in this process."""
+        """End the opponents' programs (exec: players); the table is otherwise arrays in this process."""
+        self.table.environment.close()
 
 
 def _fresh_seed() -> int:

@@ -16,11 +16,11 @@ class SeatNames(NamedTuple):
     names: tuple[str, ...]
 
 
-def seat_names(ruleset, n_seats: int, opponents: dict) -> SeatNames:
-    """Each seat's name in the report: an opponent's canonical text, as ``mjsim replay`` names it; ``agent``
-    for a seat the learner plays."""
-    parse_player = family_of(ruleset).players.parse_player
-    return SeatNames(tuple(parse_player(opponents[seat])[2] if seat in opponents else "agent" for seat in range(n_seats)))
+def seat_names(environment) -> SeatNames:
+    """Each seat's name in the report: its opponent's name as ``mjsim replay`` gives it (a heuristic's or a
+    built-in numba player's canonical text, a user's player's text as written); ``agent`` for a seat the
+    learner plays."""
+    return SeatNames(tuple("agent" if name is None else name for name in environment.opponents.names))
 
 
 def deal_text(environment, names: SeatNames, note: str) -> str:

@@ -74,7 +74,7 @@ class LearningTable:
         self.oracle = checked_flag(oracle, "oracle")
         self.illegal_reward = checked_illegal_reward(illegal_reward)
         self.agent_seats = tuple(seat for seat in range(n_seats) if seat not in opponents)
-        self.names = rendering.seat_names(ruleset, n_seats, opponents)
+        self.names = rendering.seat_names(self.environment)
         self.episodes = Episodes()
         self.illegal_note = None  # why the episode ended before the deal did (an illegal action), if it did
         self._bounds = observations.bounds(self.environment, self.oracle)

@@ -16,22 +16,38 @@ the one ``mjsim run`` plays: driven with ``greedy``'s own answers, both give the
 deal for deal (a test).
 """
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit, prange
 
 from kernels.fan_ids import N_FANS
+from sim.core import win_chances
 from sim.core.event_logs import DealLog
 from sim.core.random_streams import random_below, stream_state
 from sim.players.environment import (
+    ASKING_NUMBA,
     BatchStepEnvironment,
     StepEnvironment,
     checked_deal,
     checked_dealer,
     checked_money,
     checked_seed,
-    heuristic_seats,
     ruleset_of,
+    seated_in_batch,
     whole_number,
+)
+from sim.players.numba_players import MAX_NUMBA_PARAMETERS
+from sim.players.player_view import PlayerView
+from sim.players.seating import (
+    ILLEGAL_ANSWER,
+    ILLEGAL_CHANCE,
+    STATUS_ANSWER,
+    STATUS_DEAL,
+    STATUS_DECISION,
+    STATUS_ILLEGAL,
+    STATUS_SEAT,
+    offered,
 )
 from sim.xuezhan import encoding, engine
 from sim.xuezhan import players as players_module
@@ -39,6 +55,11 @@ from sim.xuezhan.encoding import encode
 from sim.xuezhan.engine import (
     MAX_EVENTS,
     NO_ANSWER,
+    NO_VIOLATION,
+    NUMBA,
+    PLAYER_FAULT,
+    R_FAULTED,
+    R_VIOLATION,
     R_KONG_MONEY,
     R_MONEY,
     R_WIN_MONEY,
@@ -46,9 +67,23 @@ from sim.xuezhan.engine import (
     begin_deal,
     builtin_action,
     play_to_user,
+    seat_money,
 )
-from sim.xuezhan.observation import Observation
-from sim.xuezhan.table import ACTOR, MAX_SEATS, TABLE_FIELDS, State, Work, legal_actions, new_state, new_work
+from sim.xuezhan.observation import Observation, numba_observation
+from sim.xuezhan.table import (
+    ACTOR,
+    DECISION,
+    MAX_SEATS,
+    N_SEATS,
+    TABLE_FIELDS,
+    State,
+    Work,
+    legal_actions,
+    new_state,
+    new_work,
+)
+
+SEAT_KINDS = (engine.USER, NUMBA)
 
 
 def _seat_count(ruleset, n_seats):
@@ -78,6 +113,51 @@ def _run_to_agent(action, kinds, parameters, wall, rules, state, work, events, r
     return 0
 
 
+@njit(inline="always", _nrt=False)
+def _run_asking(act0, act1, act2, act3, seating, action, deal, kinds, parameters, wall, rules, state, work, events,
+                record, fans):
+    """`_run_to_agent` with numba opponents: a NUMBA seat is answered here, as mjsim run's loop answers it
+    (sim.xuezhan.engine._deals_asking), by its function (act0 .. act3: `seating`'s functions[seat]) on its
+    observation in the view's copies, its parameters and its own stream. `seating` is (functions,
+    user_parameters, view, status, chances). Returns as `_run_to_agent`, or -1 at an answer not offered or a
+    reported chance that is no chance (`status` says which and where)."""
+    functions, user_parameters, view, status, chances = seating
+    streams = work.streams
+    while play_to_user(action, wall, rules, kinds, parameters, state, work, events, record, fans, False):
+        n = legal_actions(state, rules, work, work.legal)
+        seat = state.table[ACTOR]
+        if n == 1:
+            action = work.legal[0]
+            continue
+        if kinds[seat] != NUMBA:
+            return n
+        status[STATUS_DEAL], status[STATUS_SEAT], status[STATUS_DECISION] = deal, seat, state.table[DECISION]
+        status[STATUS_ILLEGAL] = ASKING_NUMBA  # left there if the player raises: this status names it
+        win_chances.ask(chances)
+        seat_money(record, state.table[N_SEATS], work.money)
+        observation = numba_observation(seat, n, state, rules, work, view, chances.chance)
+        shown_parameters = view.parameters
+        for index in range(shown_parameters.shape[0]):
+            shown_parameters[index] = user_parameters[seat, index]
+        function = functions[seat]
+        if function == 0:
+            action, streams[seat] = act0(observation, shown_parameters, streams[seat])
+        elif function == 1:
+            action, streams[seat] = act1(observation, shown_parameters, streams[seat])
+        elif function == 2:
+            action, streams[seat] = act2(observation, shown_parameters, streams[seat])
+        else:
+            action, streams[seat] = act3(observation, shown_parameters, streams[seat])
+        status[STATUS_ILLEGAL] = 0
+        if not offered(action, work.legal, n):
+            status[STATUS_ILLEGAL], status[STATUS_ANSWER] = ILLEGAL_ANSWER, action
+            return -1
+        if win_chances.keep(chances, 0, seat, action) != win_chances.KEPT:
+            status[STATUS_ILLEGAL] = ILLEGAL_CHANCE
+            return -1
+    return 0
+
+
 @njit(cache=True, _nrt=False)
 def _first_dealer(seed, deal, n):
     """The dealer ``mjsim run`` draws for a deal without sessions."""
@@ -90,7 +170,7 @@ class Environment(StepEnvironment):
     then while not ``terminated``: read ``observation`` (of seat ``agent_selection``), ``step(action)``.
     ``rewards`` (one per seat) holds the deal's money once it is over."""
 
-    ACTOR = ACTOR
+    ACTOR, DECISION = ACTOR, DECISION
     encoding = encoding
 
     def __init__(self, ruleset="liangmen-xuezhan", opponents: dict | None = None, stake: float = 1.0,
@@ -98,9 +178,13 @@ class Environment(StepEnvironment):
         self.ruleset = ruleset_of(ruleset, "xuezhan")
         self.rules, self.template = engine.kernel_rules(self.ruleset)
         self.n_seats = _seat_count(self.ruleset, n_seats)
-        self.kinds, self.parameters = heuristic_seats(opponents, self.n_seats, players_module, engine.USER)
         self.stake, self.fee = checked_money(stake, fee)
         self.state, self.work = new_state(), new_work()
+        self._seat(opponents, players_module, SEAT_KINDS, MAX_SEATS)
+        view = self._player_view(new_state, new_work, MAX_NUMBA_PARAMETERS)
+        opponents = self.opponents
+        self._seating = None if view is None else (opponents.functions, opponents.user_parameters, view,
+                                                   opponents.status, opponents.chances)
         self.wall = self.template.copy()
         self.events = np.zeros((MAX_EVENTS, 4), np.int32)
         self.record = np.zeros(RECORD_WIDTH, np.int32)
@@ -117,13 +201,30 @@ class Environment(StepEnvironment):
         n = self.n_seats
         dealer = _first_dealer(np.uint64(seed), deal, n) if dealer is None else checked_dealer(dealer, n)
         self.seed, self.deal = seed, deal
+        self._begin_opponents(seed, deal)
         begin_deal(deal, dealer, self.n_seats, np.uint64(seed), self.template, self.wall, self.rules, self.state,
                    self.work, self.events, self.record, self.fans, False)
         return self._advance()
 
-    def _run_to_agent(self, code: int) -> int:
-        return _run_to_agent(code, self.kinds, self.parameters, self.wall, self.rules, self.state, self.work,
-                             self.events, self.record, self.fans)
+    def _run_engine(self, code: int) -> int:
+        arguments = (self.kinds, self.parameters, self.wall, self.rules, self.state, self.work, self.events,
+                     self.record, self.fans)
+        if self._seating is None:
+            return _run_to_agent(code, *arguments)
+        return _asking_kernels(self.opponents.acts).run(code, self.deal, self._seating, *arguments)
+
+    def _opponent_observation(self, legal: list) -> Observation:
+        return Observation(self._shown_state, self.work, self._money(), legal, self.deal, self._shown_ruleset)
+
+    def _money(self) -> tuple:
+        return tuple(int(self.record[R_WIN_MONEY + seat] + self.record[R_KONG_MONEY + seat])
+                     for seat in range(self.n_seats))
+
+    def _opponent_fault(self, seat: int) -> int:
+        if self.record[R_VIOLATION] == NO_VIOLATION:
+            self.record[R_VIOLATION] = PLAYER_FAULT
+        self.record[R_FAULTED + seat] = 1
+        return int(engine.default_action(self.state, self.rules, self.work))
 
     def _settle(self):
         _deal_money(self.record, self.n_seats, self.stake, self.fee, self.rewards)
@@ -133,9 +234,7 @@ class Environment(StepEnvironment):
         """What the seat to act sees (``sim.xuezhan.observation.Observation``), None once the deal is over."""
         if self.terminated:
             return None
-        money = tuple(int(self.record[R_WIN_MONEY + seat] + self.record[R_KONG_MONEY + seat])
-                      for seat in range(self.n_seats))
-        return Observation(self.state, self.work, money, self._legal, self.deal, self.ruleset)
+        return Observation(self.state, self.work, self._money(), self._legal, self.deal, self.ruleset)
 
     def builtin_action(self, heuristic: str = "greedy") -> int:
         """What the built-in `heuristic` would answer to the pending decision (from the acting seat's stream)."""
@@ -167,6 +266,62 @@ def _table_work(works, b):
         works.deal_stream[b], works.legal[b], works.seen_table[b], works.seen_melds[b], works.money[b],
         works.distances[b], works.luck[b], works.luck_sums[b], works.luck_tally[b],
     )
+
+
+@njit(_nrt=False)
+def _step_body(run, seating, first, last, actions, seed, next_deal, stride, n_seats, template, rules, kinds, parameters, stake, fee,
+                 hands, melds, visible, tables, discarded, waits, discard_order, walls, records, fans, events, works,
+                 actors, observed_hands, masks, rewards, finished, deals_ended, observations, final_observations):
+    """`_step_tables` with numba opponents, `run` running a table on (``_asking_kernels``' `run`, with its
+    `seating`; passed as an argument, it cannot be inlined, and the heuristics' cached `_step_tables` stays a
+    body of its own). One step of tables first .. last - 1: answer each one's pending decision with actions[b] (skipped
+    where actions[b] < 0, as at the start), run it on to its next agent decision, deal the next deal where
+    one ended. Writes the acting seat, its hand and legal mask, the money of the deals that ended (summed,
+    should a new deal end before any agent decision), the finished flags and counts, and, unless their
+    second axis is empty, the acting seat's encoding (`observations`) and every seat's at the end of the
+    last deal that ended (`final_observations`); returns the decisions answered."""
+    answered = 0
+    for b in range(first, last):
+        state = State(hands[b], melds[b], visible[b], tables[b], discarded[b], waits[b], discard_order[b])
+        work = _table_work(works, b)
+        for seat in range(n_seats):
+            rewards[b, seat] = 0.0
+        finished[b] = False
+        deals_ended[b] = 0
+        answered += actions[b] >= 0
+        in_deal = actions[b] >= 0  # at the start a table has no deal yet
+        n = run(actions[b], next_deal[b] - stride, seating, kinds, parameters, walls[b], rules, state, work, events,
+                records[b], fans[b])
+        while n == 0:  # the deal is over: settle it and deal the table's next one
+            if in_deal:
+                _deal_money(records[b], n_seats, stake, fee, rewards[b])
+                finished[b] = True
+                deals_ended[b] += 1
+                if final_observations.shape[2] > 0:
+                    for seat in range(n_seats):
+                        encode(seat, False, state, work, walls[b], records[b], rules, final_observations[b, seat])
+            deal = next_deal[b]
+            next_deal[b] += stride
+            begin_deal(deal, _first_dealer(seed, deal, n_seats), n_seats, seed, template, walls[b], rules, state, work,
+                       events, records[b], fans[b], False)
+            in_deal = True
+            n = run(NO_ANSWER, deal, seating, kinds, parameters, walls[b], rules, state, work, events, records[b],
+                    fans[b])
+        if n < 0:  # a numba opponent failed (its status says how): the step stops here
+            actors[b] = -1
+            return answered
+        actor = state.table[ACTOR]
+        actors[b] = actor
+        if observations.shape[1] > 0:
+            encode(actor, True, state, work, walls[b], records[b], rules, observations[b])
+        for kind in range(observed_hands.shape[1]):
+            observed_hands[b, kind] = hands[b, actor, kind]
+        mask = masks[b]
+        for index in range(mask.shape[0]):
+            mask[index] = False
+        for index in range(n):
+            mask[work.legal[index]] = True
+    return answered
 
 
 @njit(cache=True, _nrt=False)
@@ -218,20 +373,75 @@ def _step_tables(first, last, actions, seed, next_deal, stride, n_seats, templat
     return answered
 
 
+@njit(cache=True, _nrt=False)
+def _slice(n_tables, n_threads, thread):
+    """The first and the past-the-last table of `thread`'s slice."""
+    size = (n_tables + n_threads - 1) // n_threads
+    return thread * size, min(n_tables, (thread + 1) * size)
+
+
 @njit(cache=True, parallel=True)
-def _step_in_parallel(n_threads, actions, seed, next_deal, stride, n_seats, template, rules, kinds, parameters, stake,
-                      fee, hands, melds, visible, tables, discarded, waits, discard_order, walls, records, fans, events,
-                      works, actors, observed_hands, masks, rewards, finished, deals_ended, observations, final_observations,
-                      steps):
+def _step_in_parallel(n_threads, actions, seed, next_deal, stride, n_seats, template, rules, kinds, parameters, stake, fee, hands, melds, visible, tables, discarded, waits, discard_order, walls, records, fans, events, works,
+                      actors, observed_hands, masks, rewards, finished, deals_ended, observations, final_observations, steps):
     """`_step_tables` on one slice of the tables per thread (each table has its own work arrays)."""
-    size = (actions.shape[0] + n_threads - 1) // n_threads
     for thread in prange(n_threads):
-        first, last = thread * size, min(actions.shape[0], (thread + 1) * size)
-        steps[thread] += _step_tables(
-            first, last, actions, seed, next_deal, stride, n_seats, template, rules, kinds, parameters, stake, fee,
-            hands, melds, visible, tables, discarded, waits, discard_order, walls, records, fans, events, works, actors,
-            observed_hands, masks, rewards, finished, deals_ended, observations, final_observations,
-        )
+        first, last = _slice(actions.shape[0], n_threads, thread)
+        steps[thread] += _step_tables(first, last, actions, seed, next_deal, stride, n_seats, template, rules, kinds, parameters, stake, fee, hands, melds, visible, tables, discarded, waits, discard_order, walls, records, fans, events, works,
+                                      actors, observed_hands, masks, rewards, finished, deals_ended, observations, final_observations)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _thread_state(states, thread):
+    """One thread's State (`states`: each field stacked over the threads)."""
+    return State(states.hands[thread], states.melds[thread], states.visible[thread], states.table[thread],
+                 states.discarded[thread], states.waits[thread], states.discard_order[thread])
+
+
+class _AskingKernels(NamedTuple):
+    run: object  # one table run on to Python's next decision (``_run_asking`` on these functions)
+    step_tables: object  # ``_step_tables`` with them
+    step_in_parallel: object  # ``_step_in_parallel`` with them, each thread with its own view and status
+
+
+_ASKING_KERNELS = {}
+
+
+def _asking_kernels(acts) -> _AskingKernels:
+    """The kernels of tables whose numba opponents play the functions `acts` (four, padded with
+    ``no_numba_player``). numba makes a function part of a kernel's type, so these are compiled in each
+    process, once per set of functions (their callees are cached), as mjsim run's loop with numba players is."""
+    kernels = _ASKING_KERNELS.get(acts)
+    if kernels is not None:
+        return kernels
+    act0, act1, act2, act3 = acts
+
+    @njit(_nrt=False)
+    def run(action, deal, seating, kinds, parameters, wall, rules, state, work, events, record, fans):
+        return _run_asking(act0, act1, act2, act3, seating, action, deal, kinds, parameters, wall, rules, state, work,
+                           events, record, fans)
+
+    @njit(_nrt=False)
+    def step_tables(seating, first, last, actions, seed, next_deal, stride, n_seats, template, rules, kinds, parameters, stake, fee, hands, melds, visible, tables, discarded, waits, discard_order, walls, records, fans, events, works,
+                    actors, observed_hands, masks, rewards, finished, deals_ended, observations, final_observations):
+        return _step_body(run, seating, first, last, actions, seed, next_deal, stride, n_seats, template, rules, kinds, parameters, stake, fee, hands, melds, visible, tables, discarded, waits, discard_order, walls, records, fans, events, works,
+                          actors, observed_hands, masks, rewards, finished, deals_ended, observations, final_observations)
+
+    @njit(parallel=True)
+    def step_in_parallel(functions, user_parameters, view_states, view_works, view_rules, view_parameters, statuses,
+                         reports, n_threads, actions, seed, next_deal, stride, n_seats, template, rules, kinds, parameters, stake, fee, hands, melds, visible, tables, discarded, waits, discard_order, walls, records, fans, events, works,
+                         actors, observed_hands, masks, rewards, finished, deals_ended, observations, final_observations, steps):
+        for thread in prange(n_threads):
+            first, last = _slice(actions.shape[0], n_threads, thread)
+            view = PlayerView(_thread_state(view_states, thread), _table_work(view_works, thread), view_rules,
+                              view_parameters[thread])
+            chances = win_chances.WinChanceLog(reports.chance[thread], reports.values[thread], reports.rows[thread],
+                                               reports.seats[thread], reports.count[thread])
+            seating = (functions, user_parameters, view, statuses[thread], chances)
+            steps[thread] += step_tables(seating, first, last, actions, seed, next_deal, stride, n_seats, template, rules, kinds, parameters, stake, fee, hands, melds, visible, tables, discarded, waits, discard_order, walls, records, fans, events, works,
+                                         actors, observed_hands, masks, rewards, finished, deals_ended, observations, final_observations)
+
+    kernels = _ASKING_KERNELS[acts] = _AskingKernels(run, step_tables, step_in_parallel)
+    return kernels
 
 
 class BatchEnvironment(BatchStepEnvironment):
@@ -249,8 +459,9 @@ class BatchEnvironment(BatchStepEnvironment):
         self.ruleset = ruleset_of(ruleset, "xuezhan")
         self.rules, self.template = engine.kernel_rules(self.ruleset)
         self.n_seats = _seat_count(self.ruleset, n_seats)
-        self.kinds, self.parameters = heuristic_seats(opponents, self.n_seats, players_module, engine.USER)
         self.seed, (self.stake, self.fee) = checked_seed(seed), checked_money(stake, fee)
+        self.opponents = seated_in_batch(opponents, self.n_seats, players_module, SEAT_KINDS, MAX_SEATS)
+        self.kinds, self.parameters = self.opponents.kinds, self.opponents.parameters
         n = self.n
         shapes = new_state()
         self._allocate(shapes, TABLE_FIELDS, self.template, self.n_seats, encoding)
@@ -260,8 +471,13 @@ class BatchEnvironment(BatchStepEnvironment):
         self.fans = np.zeros((n, MAX_SEATS, N_FANS), np.uint8)
         self.events = np.zeros((1, 4), np.int32)  # no event log: a one-row log records nothing
         self.works = Work(*(np.zeros((n, *array.shape), array.dtype) for array in new_work()))
+        self._views = self._thread_views(new_state, new_work, MAX_NUMBA_PARAMETERS) if self.opponents.numba else None
 
     def _step(self, actions):
+        with self._opponents_checked():
+            self._step_all(actions)
+
+    def _step_all(self, actions):
         arguments = (
             actions, np.uint64(self.seed), self.next_deal, self.n, self.n_seats, self.template, self.rules, self.kinds,
             self.parameters, self.stake, self.fee, self.hands_all, self.melds, self.visible, self.tables,
@@ -269,7 +485,17 @@ class BatchEnvironment(BatchStepEnvironment):
             self.actors, self.hands, self.masks, self.rewards, self.finished, self.deals_ended, self.observations,
             self.final_observations,
         )
-        if self.threads == 1:  # no thread pool for one thread
+        views = self._views
+        if views is not None:
+            kernels = _asking_kernels(self.opponents.acts)
+            seating = (self.opponents.functions, self.opponents.user_parameters)
+            if self.threads == 1:
+                self.steps[0] += kernels.step_tables(
+                    (*seating, views.view(0), views.statuses[0], views.reports_of(0)), 0, self.n, *arguments)
+            else:
+                kernels.step_in_parallel(*seating, views.states, views.works, views.rules, views.parameters,
+                                         views.statuses, views.reports, self.threads, *arguments, self.steps)
+        elif self.threads == 1:  # no thread pool for one thread
             self.steps[0] += _step_tables(0, self.n, *arguments)
         else:
             _step_in_parallel(self.threads, *arguments, self.steps)

@@ -102,3 +102,72 @@ def test_a_batched_step_with_an_illegal_action_is_refused():
     actions[2] = 703 if not batch.masks[2, 703] else 0
     with pytest.raises(PlayerFailure, match="table 2"):
         batch.step(actions)
+
+
+OPPONENTS = ["ev", "tests/players/numba_players.py:salted_random:salt=3", "examples/players/simple.py:Coin:win=0.9"]
+
+
+@pytest.mark.parametrize("opponent", OPPONENTS)
+def test_any_opponent_plays_as_it_plays_in_a_run(opponent):
+    """The agent answers as greedy would; the opponent, whatever its kind, decides inside the environment from
+    its own observation and stream: the deals are mjsim run's, record for record."""
+    rules, n_deals = load_ruleset("erren"), 30
+    expected = pd.DataFrame(engine.play(rules, engine.Players.parse(["greedy", opponent]), seed=7, n_deals=n_deals).columns)
+    with Environment(rules, opponents={1: opponent}) as environment:
+        rows = []
+        for deal in range(n_deals):
+            environment.reset(seed=7, deal=deal)
+            while not environment.terminated:
+                assert environment.agent_selection == 0
+                environment.step(environment.builtin_action("greedy"))
+            rows.append(environment.record_row)
+    assert pd.DataFrame(rows).astype(expected.dtypes.to_dict()).equals(expected)
+
+
+@pytest.mark.parametrize(("opponent", "failure"), [
+    ("tests/players/python_players.py:Raiser:at=3", r"player tests/players/python_players.py:Raiser:at=3 raised at deal 3, seat 1"),
+    ("tests/players/numba_players.py:illegal", r"player tests/players/numba_players.py:illegal answered -?\d+, not a "
+                                               r"legal action, at deal 3, seat 1, decision"),
+])
+def test_an_opponent_that_fails_is_one_player_failure_naming_it(opponent, failure):
+    environment = Environment("erren", opponents={1: opponent})
+    with pytest.raises(PlayerFailure, match=failure):
+        for _ in range(50):
+            environment.reset(seed=1, deal=3)
+            while not environment.terminated:
+                environment.step(environment.builtin_action("greedy"))
+
+
+def test_an_unknown_opponent_is_refused_as_run_refuses_it():
+    with pytest.raises(ValueError, match="unknown heuristic 'grady'"):
+        Environment("erren", opponents={1: "grady"})
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_batch_with_a_numba_opponent_steps_each_table_as_a_single_table_would(threads):
+    n_tables, seed, opponents = 4, 4, {1: "ev"}
+    batch = BatchEnvironment(n_tables, "erren", seed=seed, threads=threads, opponents=opponents)
+    batch.reset()
+    finished = {table: [] for table in range(n_tables)}
+    played = np.zeros(n_tables, np.int64)
+    for _ in range(60):
+        assert (batch.actors == 0).all()
+        batch.step(batch.masks.argmax(axis=1))
+        for table in np.flatnonzero(batch.finished):
+            finished[table].append((table + n_tables * played[table], *batch.rewards[table]))
+            played[table] += 1
+    assert played.min() >= 1
+    environment = Environment("erren", opponents=opponents)
+    for results in finished.values():
+        single = []
+        for deal, *_ in results:
+            environment.reset(seed=seed, deal=deal)
+            while not environment.terminated:
+                environment.step(min(environment.observation.legal_codes))
+            single.append((deal, *environment.rewards))
+        assert results == single
+
+
+def test_a_batch_refuses_a_python_opponent_and_points_to_the_step_environment():
+    with pytest.raises(ValueError, match="seat a Python or exec: player in the step environment"):
+        BatchEnvironment(2, "erren", opponents={1: "examples/players/simple.py:Coin"})

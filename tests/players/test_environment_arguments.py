@@ -185,7 +185,7 @@ def test_a_batch_environment_refuses_a_table_count_thread_count_or_seed_it_canno
     ({"fee": -1}, ValueError, "fee"), ({"fee": math.inf}, ValueError, "fee"),
     ({"opponents": {"a seat too many": "greedy"}}, ValueError, "opponent's seat"),
     ({"opponents": {1.0: "greedy"}}, TypeError, "opponent's seat"),
-    ({"opponents": {1: 3}}, TypeError, "heuristic's text"), ({"opponents": ["greedy"]}, TypeError, "opponents"),
+    ({"opponents": {1: 3}}, TypeError, "player's text"), ({"opponents": ["greedy"]}, TypeError, "opponents"),
 ])
 def test_an_environment_refuses_money_or_opponents_it_cannot_use(ruleset, seats, options, error, match):
     if "opponents" in options and "a seat too many" in options["opponents"]:

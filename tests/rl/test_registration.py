@@ -32,3 +32,17 @@ def test_registering_again_changes_nothing_and_warns_of_nothing():
         warnings.simplefilter("error")
         sim.rl.register_environments()
     assert dict(gymnasium.registry) == before
+
+
+def test_gymnasium_make_plays_an_episode_against_ev_and_names_it_as_mjsim_replay_does():
+    environment = gymnasium.make("mjsim/erren-v0", opponents="ev", render_mode="ansi")
+    observation, info = environment.reset(seed=5)
+    assert environment.unwrapped.table.names.names[1].startswith("ev:")
+    terminated, steps = False, 0
+    while not terminated:
+        action = int(info["action_mask"].argmax())
+        observation, reward, terminated, truncated, info = environment.step(action)
+        steps += 1
+    assert steps > 3
+    assert "ev:" in environment.render()
+    environment.close()

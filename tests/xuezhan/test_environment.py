@@ -113,3 +113,58 @@ def test_an_environment_is_asked_for_by_ruleset_name_whatever_its_family():
     assert isinstance(make_batch_environment(2, "liangmen-xuezhan"), BatchEnvironment)
     with pytest.raises(ValueError, match="players, not 4"):
         make_environment("sanren-liangfang", n_seats=4)
+
+
+OPPONENTS = ["ev", "tests/players/numba_players.py:salted_random:salt=3", "examples/players/simple.py:Coin:win=0.9"]
+
+
+@pytest.mark.parametrize("opponent", OPPONENTS)
+def test_any_opponent_plays_as_it_plays_in_a_run(opponent):
+    """Agents at seats 0 and 2 answer as greedy would; the opponents at seats 1 and 3, whatever their kind,
+    decide inside the environment from their own observations and streams: the deals are mjsim run's."""
+    rules, n_deals = load_ruleset("liangmen-xuezhan"), 24
+    players = engine.Players.parse(["greedy", opponent, "greedy", opponent], seats=4)
+    expected = pd.DataFrame(engine.play(rules, players, seed=7, n_deals=n_deals).columns)
+    with Environment(rules, opponents={1: opponent, 3: opponent}) as environment:
+        rows = []
+        for deal in range(n_deals):
+            environment.reset(seed=7, deal=deal)
+            while not environment.terminated:
+                assert environment.agent_selection in (0, 2)
+                environment.step(environment.builtin_action("greedy"))
+            rows.append(environment.record_row)
+    assert pd.DataFrame(rows).astype(expected.dtypes.to_dict()).equals(expected)
+
+
+def test_an_opponent_that_raises_is_one_player_failure_naming_it():
+    environment = Environment("liangmen-xuezhan", opponents={2: "tests/players/python_players.py:Raiser:at=1"})
+    with pytest.raises(PlayerFailure, match=r"player tests/players/python_players.py:Raiser:at=1 raised at deal 1, seat 2"):
+        for deal in range(3):
+            environment.reset(seed=1, deal=deal)
+            while not environment.terminated:
+                environment.step(environment.builtin_action("greedy"))
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_batch_with_a_numba_opponent_steps_each_table_as_a_single_table_would(threads):
+    n_tables, seed, opponents = 4, 4, {1: "ev", 3: "greedy"}
+    batch = BatchEnvironment(n_tables, "liangmen-xuezhan", seed=seed, threads=threads, opponents=opponents)
+    batch.reset()
+    finished = {table: [] for table in range(n_tables)}
+    played = np.zeros(n_tables, np.int64)
+    for _ in range(80):
+        assert np.isin(batch.actors, (0, 2)).all()
+        batch.step(batch.masks.argmax(axis=1))
+        for table in np.flatnonzero(batch.finished):
+            finished[table].append((table + n_tables * played[table], *batch.rewards[table]))
+            played[table] += 1
+    assert played.min() >= 1
+    environment = Environment("liangmen-xuezhan", opponents=opponents)
+    for results in finished.values():
+        single = []
+        for deal, *_ in results:
+            environment.reset(seed=seed, deal=deal)
+            while not environment.terminated:
+                environment.step(min(environment.observation.legal_codes))
+            single.append((deal, *environment.rewards))
+        assert results == single
