@@ -18,8 +18,8 @@ import math
 import operator
 from dataclasses import dataclass, field
 from numbers import Real
-from typing import NamedTuple
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
