@@ -153,6 +153,12 @@ def play_shard(config: RunConfig, directory: Path, index: int, first: int, count
                                                decision_seats)
 
 
+def _decisions_option(decision_seats: tuple) -> dict:
+    """The engine's keyword for keeping decisions, given only when some are kept: an engine that keeps none
+    (血战, so far) takes no such keyword."""
+    return {"decision_seats": decision_seats} if decision_seats else {}
+
+
 DECISION_MONEY_ROOM = Room("decisions", stake=1, fee=0, min_entry=0, max_entry=0)  # the money a decision row carries
 
 
@@ -165,7 +171,7 @@ def _play_logged(config: RunConfig, ruleset, players, first: int, count: int, lo
     frames, event_tables, decision_tables = [], [], []
     for start, deals in event_logs.chunks(first, count, config.session_length, size):
         records = family.engine.play(ruleset, players, config.seed, deals, start, config.session_length, keep_log=logs,
-                                     decision_seats=decision_seats)
+                                     **_decisions_option(decision_seats))
         frame = family.records_frame(records, ruleset)
         frames.append(frame)
         if logs:
@@ -322,7 +328,7 @@ def _play(config, directory, ruleset, players, todo, entries, workers, scheduler
     stand_ins = _stand_ins(players)
     try:
         # compile (or load) once, before the workers start
-        sample = family.engine.play(ruleset, stand_ins, config.seed, 1, keep_log=logs, decision_seats=decision_seats)
+        sample = family.engine.play(ruleset, stand_ins, config.seed, 1, keep_log=logs, **_decisions_option(decision_seats))
     finally:
         stand_ins.close()
         players.close()
