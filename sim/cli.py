@@ -143,7 +143,12 @@ def score(
     """Score a winning hand: its fans (seed name, value, count), the total, and whether it reaches the minimum
     (血战 rulesets: the value per payer, before and after the cap; erren-challenge: the points)."""
     from sim.core.ruleset import load_ruleset
-    from sim.families.scoring import WinContext, batch_lines, bonus_kinds, parse_scoring_input
+    from sim.families.scoring import (
+        WinContext,
+        batch_lines,
+        bonus_kinds,
+        parse_scoring_input,
+    )
     from sim.families.scoring import score as score_hand
 
     rules = load_ruleset(ruleset)
@@ -305,6 +310,7 @@ def run(
     backend: Annotated[str, typer.Option(help="'local' (worker processes here) or 'dask' (an existing Dask cluster).")] = "local",
     scheduler: Annotated[str | None, typer.Option(help="With --backend dask: the scheduler's address, e.g. tcp://10.0.0.1:8786.")] = None,
     logs: Annotated[bool, typer.Option("--logs", help="Also write every deal's event log, one Parquet file per shard under logs/ (docs/event-logs.md).")] = False,
+    decisions: Annotated[str | None, typer.Option("--decisions", metavar="SEATS", help="Also keep these seats' decisions (e.g. 0 or 0,1): one row per decision with a choice, one Parquet file per shard under decisions/ (docs/learning.md#decision-datasets).")] = None,
     report: Annotated[bool, typer.Option("--report", help="Also write the run's page of charts, report.html in the run directory (as mjsim report does).")] = False,
 ):
     """Play deals on all cores (or a Dask cluster) into a run directory: per-deal records and the tables (Parquet)."""
@@ -327,10 +333,19 @@ def run(
         raise UserError("--backend dask needs --scheduler ADDRESS, and --scheduler needs --backend dask")
     if scheduler is not None:
         runner.check_scheduler_address(scheduler)
+    decision_seats = ()
+    if decisions is not None:
+        from sim.core.decision_logs import parse_seats
+
+        try:
+            decision_seats = parse_seats(decisions, len(seats.names))
+        except ValueError as error:
+            raise UserError(str(error)) from None
     directory = out if out is not None else runner.default_directory(config)
     with progress_bar("deals", deals) as advance:
         result = runner.run(config, directory, workers, resume, progress=advance, rooms=rooms, scheduler=scheduler,
-                            allow_code_change=allow_code_change, notify=lambda line: typer.echo(line, err=True), logs=logs)
+                            allow_code_change=allow_code_change, notify=lambda line: typer.echo(line, err=True), logs=logs,
+                            decision_seats=decision_seats)
     typer.echo(runner.format_summary(result), nl=False)
     if report:
         from analysis.report import write_report

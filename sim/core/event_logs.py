@@ -89,10 +89,9 @@ def trimmed(log: BatchLog) -> BatchLog:
     return BatchLog(log.rows[:used].copy(), log.ends.copy())
 
 
-def chunks(first: int, count: int, session_length: int) -> list[tuple[int, int]]:
-    """(first deal, deals) of the batches a logged shard is played in: LOG_CHUNK_DEALS or so each, every one
-    starting a session, so that each plays exactly as within one batch."""
-    size = LOG_CHUNK_DEALS
+def chunks(first: int, count: int, session_length: int, size: int = LOG_CHUNK_DEALS) -> list[tuple[int, int]]:
+    """(first deal, deals) of the batches a logged shard is played in: `size` or so each, every one starting
+    a session, so that each plays exactly as within one batch."""
     if session_length:
         size = max(1, -(-size // session_length)) * session_length
     return [(start, min(size, first + count - start)) for start in range(first, first + count, size)]

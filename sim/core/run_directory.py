@@ -41,11 +41,15 @@ LOCK_FILE = ".mjsim-lock"
 MANIFEST = "manifest.json"
 RECORDS = "records"
 LOGS = "logs"  # event logs, one per shard (sim.core.event_logs)
+DECISIONS = "decisions"  # decision logs, one per shard (sim.core.decision_logs)
 SET_ASIDE = "set-aside"
 MANIFEST_FORMAT = 1
 ENTRY_KEYS = {"sha256", "first_deal", "rows", "source_hash"}
 LOG_KEY = "log"  # a shard's entry names its event log, when the run wrote one (older manifests have none)
 LOG_ENTRY_KEYS = {"sha256", "rows", "first_deal"}
+DECISIONS_KEY = "decisions"  # a shard's entry names its decision log, when the run keeps decisions
+DECISIONS_ENTRY_KEYS = {"sha256", "rows", "first_deal", "seats"}
+LARGEST_DECISION_ROWS = LARGEST_SHARD * 4 * 1_000  # decisions in one shard's log: far above any deal's count
 SHARD_NAME = re.compile(r"shard-[0-9]{6}\.parquet")
 HEX = re.compile(r"[0-9a-f]+")
 LARGEST_MANIFEST = MAX_SHARDS * 1024  # bytes: an entry with its log's takes about 400
@@ -116,7 +120,7 @@ def holds_anything(directory: Path) -> bool:
 
 def remove_scratch(directory: Path) -> None:
     """Delete the temporary files an interrupted write left (only while the lock is held: no writer is active)."""
-    for folder in (directory, directory / RECORDS, directory / LOGS):
+    for folder in (directory, directory / RECORDS, directory / LOGS, directory / DECISIONS):
         if folder.is_dir():
             for path in folder.iterdir():
                 if path.name != LOCK_FILE and is_scratch(path):
@@ -190,8 +194,8 @@ def _manifest_problem(manifest) -> str | None:
     for name, entry in shards.items():
         if not SHARD_NAME.fullmatch(name):
             return f"shards has an entry {json_excerpt(name)}, not a shard's file name"
-        if not isinstance(entry, dict) or not ENTRY_KEYS <= set(entry) <= ENTRY_KEYS | {LOG_KEY}:
-            return f"shards.{name} is not an entry of {', '.join(sorted(ENTRY_KEYS))} (and {LOG_KEY})"
+        if not isinstance(entry, dict) or not ENTRY_KEYS <= set(entry) <= ENTRY_KEYS | {LOG_KEY, DECISIONS_KEY}:
+            return f"shards.{name} is not an entry of {', '.join(sorted(ENTRY_KEYS))} (and {LOG_KEY}, {DECISIONS_KEY})"
         problem = (_hash_problem(f"shards.{name}.sha256", entry["sha256"])
                    or whole_number_problem(f"shards.{name}.first_deal", entry["first_deal"], 0, LARGEST_DEALS - 1)
                    or whole_number_problem(f"shards.{name}.rows", entry["rows"], 1, LARGEST_SHARD)
@@ -203,8 +207,30 @@ def _manifest_problem(manifest) -> str | None:
             problem = (_hash_problem(f"shards.{name}.{LOG_KEY}.sha256", log["sha256"])
                        or whole_number_problem(f"shards.{name}.{LOG_KEY}.rows", log["rows"], 0, LARGEST_LOG_ROWS)
                        or whole_number_problem(f"shards.{name}.{LOG_KEY}.first_deal", log["first_deal"], 0, LARGEST_DEALS - 1))
+        if problem is None and DECISIONS_KEY in entry:
+            problem = _decisions_entry_problem(f"shards.{name}.{DECISIONS_KEY}", entry[DECISIONS_KEY])
         if problem is not None:
             return problem
+    return None
+
+
+def _decisions_entry_problem(name: str, decisions) -> str | None:
+    if not isinstance(decisions, dict) or set(decisions) != DECISIONS_ENTRY_KEYS:
+        return f"{name} is not an entry of {', '.join(sorted(DECISIONS_ENTRY_KEYS))}"
+    seats = decisions["seats"]
+    if (not isinstance(seats, list) or not 1 <= len(seats) <= 4 or seats != sorted(set(seats))
+            or any(whole_number_problem(name, seat, 0, 3) for seat in seats)):
+        return f"{name}.seats = {json_excerpt(seats)} is not a list of seat numbers"
+    return (_hash_problem(f"{name}.sha256", decisions["sha256"])
+            or whole_number_problem(f"{name}.rows", decisions["rows"], 0, LARGEST_DECISION_ROWS)
+            or whole_number_problem(f"{name}.first_deal", decisions["first_deal"], 0, LARGEST_DEALS - 1))
+
+
+def decision_seats(entries: dict) -> tuple[int, ...] | None:
+    """The seats whose decisions the run keeps (from any shard's entry), or None when it keeps none."""
+    for entry in entries.values():
+        if DECISIONS_KEY in entry:
+            return tuple(entry[DECISIONS_KEY]["seats"])
     return None
 
 
@@ -218,11 +244,16 @@ def write_manifest(directory: Path, entries: dict) -> None:
     write_text_atomically(directory / MANIFEST, text)
 
 
-def manifest_entry(path: Path, first: int, rows: int, log: Path | None = None, log_rows: int = 0) -> dict:
-    """A shard's entry; with `log`, the entry of its event log (``log_rows`` events) inside it."""
+def manifest_entry(path: Path, first: int, rows: int, log: Path | None = None, log_rows: int = 0,
+                   decisions: Path | None = None, decision_rows: int = 0, seats=()) -> dict:
+    """A shard's entry; with `log`, the entry of its event log (``log_rows`` events) inside it; with
+    `decisions`, that of its decision log (``decision_rows`` decisions of `seats`)."""
     entry = {"sha256": file_hash(path), "first_deal": first, "rows": rows, "source_hash": source_key()}
     if log is not None:
         entry[LOG_KEY] = {"sha256": file_hash(log), "rows": log_rows, "first_deal": first}
+    if decisions is not None:
+        entry[DECISIONS_KEY] = {"sha256": file_hash(decisions), "rows": decision_rows, "first_deal": first,
+                                "seats": sorted(seats)}
     return entry
 
 
@@ -238,13 +269,15 @@ def shard_problem(path: Path, index: int, first: int, rows: int, run_config: dic
     return problem or _file_problem(path, index, first, rows, run_config, entry, rows)
 
 
-def log_problem(path: Path, index: int, first: int, rows: int, run_config: dict, manifest: dict | None) -> str | None:
+def log_problem(path: Path, index: int, first: int, rows: int, run_config: dict, manifest: dict | None,
+                key: str = LOG_KEY) -> str | None:
     """Why the event log at `path` is not the log of shard `index` of this run, or None: as a shard, checked
-    against its entry in the shard's manifest entry (``log``: its hash, its rows of events, its first deal)."""
+    against its entry in the shard's manifest entry (``log``: its hash, its rows of events, its first deal).
+    With `key` DECISIONS_KEY, the same of its decision log."""
     problem = _presence_problem(path)
     if problem is not None or manifest is None:
         return problem or _file_problem(path, index, first, rows, run_config, None, None)
-    entry = (manifest.get(path.name) or {}).get(LOG_KEY)
+    entry = (manifest.get(path.name) or {}).get(key)
     if entry is None:
         return "not in the run's manifest (written by a run cut short, or come from elsewhere)"
     if entry["first_deal"] != first:

@@ -68,7 +68,7 @@ from kernels.tiles import (
     N_FLOWERS,
     N_KINDS,
 )
-from sim.core import draw_luck, event_logs, win_chances
+from sim.core import decision_logs, draw_luck, event_logs, win_chances
 from sim.core.actions import (
     ADDED_KONG,
     CHOW,
@@ -95,6 +95,7 @@ from sim.core.event_logs import NO_SEAT, DealLog
 from sim.core.random_streams import random_below, shuffle_in_place, stream_state
 from sim.core.ruleset import Ruleset
 from sim.core.worker_processes import engine_status
+from sim.erren import encoding as observation_encoding
 from sim.erren import players as heuristics
 from sim.erren.challenge import assists
 from sim.erren.observation import Observation, numba_observation
@@ -156,8 +157,8 @@ from sim.erren.table import (
     may_declare_ready,
     new_state,
     new_work,
-    pong_index,
     note_discard,
+    pong_index,
     reset_state,
     wall_left,
 )
@@ -1037,11 +1038,13 @@ NO_ANSWER = -1  # play_to_user's action when there is no decision to answer: it 
 
 
 @njit(cache=True, _nrt=False)
-def play_to_user(action, wall, rules, kinds, parameters, state, work, events, record, fans, validate):
+def play_to_user(action, wall, rules, kinds, parameters, state, work, events, record, fans, validate, decisions=None):
     """Answer the pending decision with `action` (NO_ANSWER: none), then play on: carry the deal on, and
     answer every decision of a built-in seat (kinds[seat] >= 0) with its heuristic, all inlined, so built-in
     seats play as fast here as anywhere. True when a user seat's decision is pending (its legal actions by
-    ``legal_actions``), False once the deal is over."""
+    ``legal_actions``), False once the deal is over. The engine's loops pass a `decisions` log
+    (sim.core.decision_logs), which keeps the built-in seats' decisions when it has room; callers that keep
+    none (the step environment) leave it out and get a copy compiled without it."""
     table = state.table
     while True:
         if action >= 0:
@@ -1055,13 +1058,35 @@ def play_to_user(action, wall, rules, kinds, parameters, state, work, events, re
         if validate and not is_legal(action, state, rules, work):
             _note(record, ILLEGAL_ACTION)
             action = default_action(state)
+        if decisions is not None and decision_logs.keeping(decisions):
+            n = legal_actions(state, rules, work.shanten_scratch, work.legal)
+            _keep_decision(action, win_chances.NO_REPORT, n, wall, rules, state, work, record, decisions)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _keep_decision(action, chance, n, wall, rules, state, work, record, decisions):
+    """Keep the pending decision in `decisions` if its seat's are kept and it offers a choice (`n` legal
+    actions, in work.legal): the seat's encoding, the mask, `action` and the `chance` reported with it."""
+    if n < 2:
+        return
+    seat = state.table[ACTOR]
+    index = decision_logs.take_row(decisions, seat)
+    if index >= 0:
+        observation_encoding.encode(seat, True, state, work, wall, record, rules, decisions.observations[index])
+        decision_logs.fill_row(decisions, index, seat, state.table[DECISION], work.legal, n, action,
+                               decision_logs.reported(chance, action))
 
 
 @njit(cache=True, _nrt=False)
-def _play_deal(deal, dealer, seed, template, wall, rules, kinds, parameters, state, work, events, record, fans, validate):
-    """Play one deal between built-in players into `record`, `fans` and `events`; every array is reused."""
+def _play_deal(deal, dealer, seed, template, wall, rules, kinds, parameters, state, work, events, record, fans, validate,
+               decisions=None):
+    """Play one deal between built-in players into `record`, `fans` and `events` (and its decisions into
+    `decisions`, when given and keeping); every array is reused."""
     _begin_deal(deal, dealer, seed, template, wall, rules, state, work, events, record, validate)
-    play_to_user(NO_ANSWER, wall, rules, kinds, parameters, state, work, events, record, fans, validate)
+    if decisions is None:
+        play_to_user(NO_ANSWER, wall, rules, kinds, parameters, state, work, events, record, fans, validate)
+    else:
+        play_to_user(NO_ANSWER, wall, rules, kinds, parameters, state, work, events, record, fans, validate, decisions)
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -1073,15 +1098,19 @@ def _next_dealer(dealer, deal, row, seed, session_length):
 
 
 @njit(cache=True)
-def _play_deals(seed, first_deal, session_length, template, rules, kinds, parameters, work, validate, records, fans, events, wall, log):
+def _play_deals(seed, first_deal, session_length, template, rules, kinds, parameters, work, validate, records, fans, events, wall, log,
+                decisions):
     """Play records.shape[0] deals from first_deal; the last deal's events and wall stay in `events`, `wall`,
-    and every deal's events go to `log` if it keeps them (sim.core.event_logs)."""
+    every deal's events go to `log` if it keeps them (sim.core.event_logs), and the chosen seats' decisions to
+    `decisions` if it keeps them (sim.core.decision_logs)."""
     state = new_state()
     dealer = 0
     for row in range(records.shape[0]):
         deal = first_deal + row
         dealer = _next_dealer(dealer, deal, row, seed, session_length)
-        _play_deal(deal, dealer, seed, template, wall, rules, kinds, parameters, state, work, events, records[row], fans[row], validate)
+        decision_logs.begin_deal(decisions, row)
+        _play_deal(deal, dealer, seed, template, wall, rules, kinds, parameters, state, work, events, records[row], fans[row], validate,
+                   decisions)
         event_logs.keep_events(events, log, row)
         draw_luck.keep(work.luck, work.luck_sums, row)
         winner = records[row, R_WINNER]
@@ -1116,11 +1145,12 @@ def builtin_action(kinds, parameters, state, rules, work):
 @njit(inline="always")
 def _asking_loop(act0, act1, functions, user_parameters, asks_python, seed, first_deal, session_length, template,
                  rules, kinds, parameters, state, work, view, validate, records, fans, events, wall, status, chances,
-                 log):
+                 log, decisions=None):
     """`_play_deals` with user players: a NUMBA seat s is answered here by function functions[s] of act0,
     act1, through its copies in `view` (sim.players.player_view), a USER seat through Python. Every answer is checked
     against the engine's own legal actions. The chances of winning they report with their discards go to
-    `chances` (sim.core.win_chances)."""
+    `chances` (sim.core.win_chances), and the chosen seats' decisions to `decisions` when given
+    (sim.core.decision_logs; ev's cached loop passes none)."""
     dealer = 0
     streams = work.streams
     for row in range(records.shape[0]):
@@ -1131,7 +1161,12 @@ def _asking_loop(act0, act1, functions, user_parameters, asks_python, seed, firs
             tell_deal_begins(deal, row)
         record = records[row]
         begin_deal(deal, dealer, seed, template, wall, rules, state, work, events, record, validate)
-        pending = play_to_user(NO_ANSWER, wall, rules, kinds, parameters, state, work, events, record, fans[row], validate)
+        if decisions is None:
+            pending = play_to_user(NO_ANSWER, wall, rules, kinds, parameters, state, work, events, record, fans[row], validate)
+        else:
+            decision_logs.begin_deal(decisions, row)
+            pending = play_to_user(NO_ANSWER, wall, rules, kinds, parameters, state, work, events, record, fans[row], validate,
+                                   decisions)
         while pending:
             seat = state.table[ACTOR]
             status[STATUS_SEAT], status[STATUS_DECISION] = seat, state.table[DECISION]
@@ -1162,7 +1197,13 @@ def _asking_loop(act0, act1, functions, user_parameters, asks_python, seed, firs
             if win_chances.keep(chances, row, seat, action) != win_chances.KEPT:
                 status[STATUS_ILLEGAL] = ILLEGAL_CHANCE
                 return
-            pending = play_to_user(action, wall, rules, kinds, parameters, state, work, events, record, fans[row], validate)
+            if decisions is None:
+                pending = play_to_user(action, wall, rules, kinds, parameters, state, work, events, record, fans[row], validate)
+            else:
+                if decision_logs.keeping(decisions):
+                    _keep_decision(action, chances.chance[0], n, wall, rules, state, work, record, decisions)
+                pending = play_to_user(action, wall, rules, kinds, parameters, state, work, events, record, fans[row], validate,
+                                       decisions)
         event_logs.keep_events(events, log, row)
         draw_luck.keep(work.luck, work.luck_sums, row)
         winner = records[row, R_WINNER]
@@ -1172,23 +1213,24 @@ def _asking_loop(act0, act1, functions, user_parameters, asks_python, seed, firs
 
 @njit(cache=True, _nrt=False)
 def _play_deals_asking_python(functions, user_parameters, asks_python, seed, first_deal, session_length, template, rules, kinds,
-                              parameters, state, work, view, validate, records, fans, events, wall, status, chances, log):
+                              parameters, state, work, view, validate, records, fans, events, wall, status, chances, log,
+                              decisions):
     """The loop for tables without a numba player: cached, as no function is an argument."""
     _asking_loop(no_numba_player, no_numba_player, functions, user_parameters, asks_python, seed, first_deal, session_length,
                  template, rules, kinds, parameters, state, work, view, validate, records, fans, events, wall, status,
-                 chances, log)
+                 chances, log, decisions)
 
 
 @njit(_nrt=False)  # no reference counting: the loop allocates nothing, and it compiles in half the time
 def _play_deals_asking(act0, act1, functions, user_parameters, asks_python, seed, first_deal, session_length,
                        template, rules, kinds, parameters, state, work, view, validate, records, fans, events, wall,
-                       status, chances, log):
+                       status, chances, log, decisions):
     """The loop for tables with numba players. Compiled in each process, once per set of distinct numba
     functions whatever seats they take (so a duel's rotations share it): numba makes a function part of the
     type, so this loop cannot be cached; what it calls is cached."""
     _asking_loop(act0, act1, functions, user_parameters, asks_python, seed, first_deal, session_length, template,
                  rules, kinds, parameters, state, work, view, validate, records, fans, events, wall, status, chances,
-                 log)
+                 log, decisions)
 
 
 # Loops compiled and cached ahead for tables whose numba players are built in (``sim.erren.ev`` registers
@@ -1205,7 +1247,7 @@ class _UserTable(UserTable):
 
 
 def _play_with_users(ruleset, players, seed, first, session_length, template, rules, work, validate, records, fans,
-                     events, wall, log) -> win_chances.WinChanceLog:
+                     events, wall, log, decisions) -> win_chances.WinChanceLog:
     """Play the batch with user players among the seats; returns the chances of winning they reported."""
     state = new_state()
     status = engine_status()  # shared with the parent when this is a worker process (sim.core.worker_processes)
@@ -1223,12 +1265,12 @@ def _play_with_users(ruleset, players, seed, first, session_length, template, ru
         if acts:
             functions_played = (*acts, *[no_numba_player] * (2 - len(acts)))
             cached = CACHED_ASKING_LOOPS.get(functions_played)
-            if cached is not None:
+            if cached is not None and decisions.rows.shape[0] == 0:  # the cached loops keep no decisions
                 cached(*arguments)
             else:
-                _play_deals_asking(*functions_played, *arguments)
+                _play_deals_asking(*functions_played, *arguments, decisions)
         else:
-            _play_deals_asking_python(*arguments)
+            _play_deals_asking_python(*arguments, decisions)
     except PlayerFailure:
         raise
     except Exception as error:
@@ -1298,46 +1340,63 @@ class DealRecords:
     win_chances: dict = field(default_factory=dict)
     log: event_logs.BatchLog | None = None  # every deal's events, when asked for (sim.core.event_logs)
     luck: np.ndarray | None = None  # (deals, 2, features): each seat's luck of the draws, when asked for (sim.core.draw_luck)
+    decisions: decision_logs.KeptDecisions | None = None  # the chosen seats' decisions, when asked for (sim.core.decision_logs)
 
     def __len__(self):
         return self.fans.shape[0]
 
 
 def _play_batch(ruleset, players, seed, first, session_length, template, rules, work, validate, records, fans, events,
-                wall, log):
+                wall, log, decisions):
     """Play the batch; returns the chances of winning its user players reported (None without user players)."""
     if players.has_users:
         return _play_with_users(ruleset, players, seed, first, session_length, template, rules, work, validate,
-                                records, fans, events, wall, log)
+                                records, fans, events, wall, log, decisions)
     _play_deals(np.uint64(seed), first, session_length, template, rules, players.kinds, players.parameters,
-                work, validate, records, fans, events, wall, log)
+                work, validate, records, fans, events, wall, log, decisions)
     return None
 
 
+def new_decision_log(ruleset: Ruleset, seats, n_deals: int) -> decision_logs.DecisionLog:
+    """A log with room for the decisions of `seats` in `n_deals` deals (no seats: a log that keeps none)."""
+    if not seats:
+        return decision_logs.no_log(observation_encoding.SIZE)
+    if any(not 0 <= seat < 2 for seat in seats):
+        raise ValueError(f"a 二人 table has seats 0 and 1, not {sorted(seats)}")
+    tiles = kernel_rules(ruleset)[1].shape[0]
+    discards = win_chances.discards_bound(max(0, tiles - DEALT_TO_DEALER - DEALT_TO_OTHER), 2)
+    return decision_logs.new_log(seats, n_deals, decision_logs.decisions_bound(discards, 2), observation_encoding.SIZE)
+
+
 def play(ruleset: Ruleset, players: Players, seed: int, n_deals: int, first_deal: int = 0,
-         session_length: int = 0, validate: bool = False, keep_log: bool = False, luck: bool = False) -> DealRecords:
+         session_length: int = 0, validate: bool = False, keep_log: bool = False, luck: bool = False,
+         decision_seats=()) -> DealRecords:
     """Play deals first_deal .. first_deal + n_deals - 1. With sessions, first_deal must start one. With
     `keep_log`, the records carry every deal's events (room for MAX_EVENTS a deal: keep batches small); with
-    `luck`, each seat's luck of the draws (sim.core.draw_luck), which the ruleset's assists would bias."""
+    `luck`, each seat's luck of the draws (sim.core.draw_luck), which the ruleset's assists would bias; with
+    `decision_seats`, those seats' decisions with a choice (sim.core.decision_logs: keep batches small)."""
     if session_length and first_deal % session_length:
         raise ValueError("with sessions, a batch starts at a session's first deal")
     if luck and (ruleset.start_exchange or ruleset.pick_chance or ruleset.pung_offer_chance):
         raise ValueError(f"{ruleset.id}'s assists choose the player's tiles: its draws' luck is not measurable")
     if players.host is not None:
-        return players.host.call("play", ruleset, seed, n_deals, first_deal, session_length, validate, keep_log, luck)
+        return players.host.call("play", ruleset, seed, n_deals, first_deal, session_length, validate, keep_log, luck,
+                                 tuple(decision_seats))
     rules, template = kernel_rules(ruleset)
     work = new_work(n_deals if luck else 0)
     records = np.zeros((n_deals, len(RECORD_COLUMNS)), np.int32)
     fans = np.zeros((n_deals, N_FANS), np.uint8)
     events = np.zeros((MAX_EVENTS, EVENT_COLUMNS), np.int64)
     log = event_logs.new_batch_log(n_deals, MAX_EVENTS, EVENT_COLUMNS, np.int64) if keep_log else event_logs.no_batch_log(EVENT_COLUMNS, np.int64)
+    decisions = new_decision_log(ruleset, decision_seats, n_deals)
     chances = _play_batch(ruleset, players, seed, first_deal, session_length, template, rules, work, validate, records,
-                          fans, events, template.copy(), log)
+                          fans, events, template.copy(), log, decisions)
     columns = {"deal": np.arange(first_deal, first_deal + n_deals, dtype=np.int64)}
     columns.update({name: records[:, index] for index, name in enumerate(RECORD_COLUMNS)})
     reporting = [seat for seat, user in enumerate(players.users) if user is not None]
     return DealRecords(columns, fans, win_chances.columns(chances, n_deals, reporting) if chances is not None else {},
-                       event_logs.trimmed(log) if keep_log else None, work.luck if luck else None)
+                       event_logs.trimmed(log) if keep_log else None, work.luck if luck else None,
+                       decision_logs.trimmed(decisions) if decision_seats else None)
 
 
 def replay(ruleset: Ruleset, players: Players, seed: int, deal: int, session_length: int = 0) -> DealLog:
@@ -1352,6 +1411,6 @@ def replay(ruleset: Ruleset, players: Players, seed: int, deal: int, session_len
     events = np.zeros((MAX_EVENTS, EVENT_COLUMNS), np.int64)
     wall = template.copy()
     _play_batch(ruleset, players, seed, first, session_length, template, rules, new_work(), False, records, fans, events,
-                wall, event_logs.no_batch_log(EVENT_COLUMNS, np.int64))
+                wall, event_logs.no_batch_log(EVENT_COLUMNS, np.int64), decision_logs.no_log(observation_encoding.SIZE))
     record = {"deal": deal, **{name: int(records[-1, index]) for index, name in enumerate(RECORD_COLUMNS)}}
     return DealLog(record, fans[-1], wall, events[1 : events[0, 0] + 1].copy())

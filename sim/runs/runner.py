@@ -23,6 +23,7 @@ the parent reports it and keeps Ctrl-C. A run on one worker without one plays it
 in batches of a few thousand deals, so that Ctrl-C stops it within seconds.
 """
 
+import inspect
 import json
 import os
 import shutil
@@ -39,9 +40,9 @@ from analysis.calibration import calibration_table, format_calibration
 from analysis.fan_tables import fan_frequency
 from analysis.player_faults import fault_counts, format_faults
 from kernels.compile_cache import cache_files_used, source_key
-from sim.core import event_logs, run_directory
+from sim.core import decision_logs, event_logs, run_directory
 from sim.core.result_files import write_table, write_text_atomically
-from sim.core.rooms import load_rooms
+from sim.core.rooms import Room, load_rooms
 from sim.core.ruleset import load_ruleset
 from sim.core.run_directory import RECORDS, RUN_FILE, RunError
 from sim.core.run_records import (
@@ -60,7 +61,12 @@ from sim.core.worker_processes import WorkerDied, play_here, run_calls
 from sim.families import default_texts, family_of, rooms_path
 from sim.players.player_host import HostedSeat
 from sim.players.player_text import players_label, split_players
-from sim.players.user_players import PythonSeat, builtin_numba_seat, is_user_player, user_player_label
+from sim.players.user_players import (
+    PythonSeat,
+    builtin_numba_seat,
+    is_user_player,
+    user_player_label,
+)
 from sim.runs.calibration_lineups import lineup_note
 
 
@@ -113,17 +119,19 @@ def seated_players(ruleset, texts=None):
 
 
 def play_shard(config: RunConfig, directory: Path, index: int, first: int, count: int, logs: bool = False,
-               in_batches: bool = False) -> tuple[int, dict]:
-    """Play one shard and write it (with `logs`, its event log first); returns its number of deals and its
-    manifest entry. Runs in a worker, or `in_batches` of a few thousand deals in the parent, where Ctrl-C
-    waits for the engine to return (the records are the same: each deal depends only on the seed and its
-    index, and every batch starts a session)."""
+               in_batches: bool = False, decision_seats: tuple = ()) -> tuple[int, dict]:
+    """Play one shard and write it (with `logs`, its event log first; with `decision_seats`, those seats'
+    decisions first, sim.core.decision_logs); returns its number of deals and its manifest entry. Runs in a
+    worker, or `in_batches` of a few thousand deals in the parent, where Ctrl-C waits for the engine to return
+    (the records are the same: each deal depends only on the seed and its index, and every batch starts a
+    session)."""
     ruleset = load_ruleset(config.ruleset)
     family = family_of(ruleset)
     players = seated_players(ruleset, config.players)
+    decisions = None
     try:
-        if logs:
-            frame, log = _play_logged(config, ruleset, players, first, count)
+        if logs or decision_seats:
+            frame, log, decisions = _play_logged(config, ruleset, players, first, count, logs, decision_seats)
         else:
             batches = event_logs.chunks(first, count, config.session_length) if in_batches else [(first, count)]
             frame = pd.concat([family.records_frame(family.engine.play(ruleset, players, config.seed, deals, start,
@@ -135,27 +143,53 @@ def play_shard(config: RunConfig, directory: Path, index: int, first: int, count
     log_file = event_logs.log_path(directory, index) if logs else None
     if logs:  # before the records: a shard in the manifest then has its log
         write_table(log, log_file, metadata)
+    decisions_file = decision_logs.decisions_path(directory, index) if decision_seats else None
+    if decision_seats:
+        write_table(decisions, decisions_file, {**metadata, **decision_logs.file_metadata(decision_seats)})
     path = shard_path(directory, index)
     write_table(frame, path, metadata)
-    return count, run_directory.manifest_entry(path, first, count, log_file, log.num_rows if logs else 0)
+    return count, run_directory.manifest_entry(path, first, count, log_file, log.num_rows if logs else 0,
+                                               decisions_file, decisions.num_rows if decision_seats else 0,
+                                               decision_seats)
 
 
-def _play_logged(config: RunConfig, ruleset, players, first: int, count: int) -> tuple[pd.DataFrame, pa.Table]:
-    """A shard's records and event log, played in batches small enough for the log's room (sim.core.event_logs)."""
+def _decisions_option(decision_seats: tuple) -> dict:
+    """The engine's keyword for keeping decisions, given only when some are kept: an engine that keeps none
+    (血战, so far) takes no such keyword."""
+    return {"decision_seats": decision_seats} if decision_seats else {}
+
+
+DECISION_MONEY_ROOM = Room("decisions", stake=1, fee=0, min_entry=0, max_entry=0)  # the money a decision row carries
+
+
+def _play_logged(config: RunConfig, ruleset, players, first: int, count: int, logs: bool = True,
+                 decision_seats: tuple = ()) -> tuple[pd.DataFrame, pa.Table | None, pa.Table | None]:
+    """A shard's records, event log (with `logs`) and decisions (of `decision_seats`), played in batches small
+    enough for the logs' room (sim.core.event_logs, sim.core.decision_logs)."""
     family = family_of(ruleset)
-    frames, logs = [], []
-    for start, deals in event_logs.chunks(first, count, config.session_length):
-        records = family.engine.play(ruleset, players, config.seed, deals, start, config.session_length, keep_log=True)
-        frames.append(family.records_frame(records, ruleset))
-        logs.append(family.event_log.log_table(records.log, records.columns))
-    return pd.concat(frames, ignore_index=True), pa.concat_tables(logs).combine_chunks()
+    size = decision_logs.CHUNK_DEALS if decision_seats else event_logs.LOG_CHUNK_DEALS
+    frames, event_tables, decision_tables = [], [], []
+    for start, deals in event_logs.chunks(first, count, config.session_length, size):
+        records = family.engine.play(ruleset, players, config.seed, deals, start, config.session_length, keep_log=logs,
+                                     **_decisions_option(decision_seats))
+        frame = family.records_frame(records, ruleset)
+        frames.append(frame)
+        if logs:
+            event_tables.append(family.event_log.log_table(records.log, records.columns))
+        if decision_seats:
+            money = family.money.seat_changes(frame, DECISION_MONEY_ROOM)
+            decision_tables.append(decision_logs.table_of(records.decisions, start, money))
+    return (pd.concat(frames, ignore_index=True),
+            pa.concat_tables(event_tables).combine_chunks() if logs else None,
+            pa.concat_tables(decision_tables).combine_chunks() if decision_seats else None)
 
 
 def _prepare(config: RunConfig, directory: Path, resume: bool, ruleset, allow_code_change: bool, notify,
-             logs: bool = False) -> tuple[list, dict, bool, bool]:
+             logs: bool = False, decision_seats: tuple = ()) -> tuple[list, dict, bool, bool, tuple]:
     """Check the claimed output directory; returns the shards still to play, the manifest's entries, whether
-    this call started the run (wrote run.json), and whether the shards are played with their event logs:
-    when asked, or when the run already has logs (a resume finishes a logged run with its logs)."""
+    this call started the run (wrote run.json), whether the shards are played with their event logs (when
+    asked, or when the run already has logs: a resume finishes a logged run with its logs) and whose decisions
+    they keep (as asked, or as the run already keeps them; a resume asking for other seats is refused)."""
     run_file = directory / RUN_FILE
     wanted = config.metadata(ruleset.source)
     run_directory.remove_scratch(directory)
@@ -165,7 +199,7 @@ def _prepare(config: RunConfig, directory: Path, resume: bool, ruleset, allow_co
             run_directory.write_manifest(directory, {})
         except OSError as error:
             raise RunError(f"cannot write the run to {directory}: {error.strerror or error}") from error
-        return shards(config), {}, True, logs
+        return shards(config), {}, True, logs, decision_seats
     if not resume:
         raise RunError(f"{directory} is not empty; give --resume to finish the run there, or another --out")
     existing = read_run_file(directory)
@@ -176,11 +210,22 @@ def _prepare(config: RunConfig, directory: Path, resume: bool, ruleset, allow_co
     if entries is None:
         raise RunError(f"{directory} was written by an mjsim without shard manifests; start the run again in another --out")
     logs = logs or run_directory.has_logs(entries)
+    kept_seats = run_directory.decision_seats(entries)
+    if kept_seats is not None and decision_seats and tuple(decision_seats) != kept_seats:
+        raise RunError(f"{directory} keeps the decisions of seat {','.join(map(str, kept_seats))}, not "
+                       f"{','.join(map(str, decision_seats))}; resume it with those seats, or start another --out")
+    if kept_seats is None and decision_seats and entries:
+        raise RunError(f"{directory} was started without --decisions: its shards have no decisions; start another --out")
+    decision_seats = kept_seats or tuple(decision_seats)
     todo = []
     for shard in shards(config):
         path, log = shard_path(directory, shard[0]), event_logs.log_path(directory, shard[0])
+        decisions = decision_logs.decisions_path(directory, shard[0])
         problem = run_directory.shard_problem(path, *shard, wanted, entries)
         log_problem = run_directory.log_problem(log, *shard, wanted, entries) if logs and problem is None else None
+        if decision_seats and problem is None and log_problem is None:
+            log_problem = run_directory.log_problem(decisions, *shard, wanted, entries, run_directory.DECISIONS_KEY)
+            log = decisions
         if problem is None and log_problem is None:
             continue
         # Checked at the first shard to play, before anything is set aside: a complete run is read whatever the
@@ -195,13 +240,14 @@ def _prepare(config: RunConfig, directory: Path, resume: bool, ruleset, allow_co
         if problem not in (None, "missing"):
             moved = run_directory.set_aside(directory, path)
             notify(f"{path.name}: {problem}; moved to {moved.relative_to(directory)} and played again")
-        if log.exists() or log.is_symlink():  # the shard's log is written again: the old one is kept aside
-            moved = run_directory.set_aside(directory, log)
-            if log_problem not in (None, "missing"):
-                notify(f"{log.relative_to(directory)}: {log_problem}; moved to {moved.relative_to(directory)} and its shard played again")
-            else:
-                notify(f"{log.relative_to(directory)}: moved to {moved.relative_to(directory)}, since its shard is played again")
-    return todo, entries, False, logs
+        for kept in (event_logs.log_path(directory, shard[0]), decisions):
+            if kept.exists() or kept.is_symlink():  # the shard's logs are written again: the old ones are kept aside
+                moved = run_directory.set_aside(directory, kept)
+                if kept == log and log_problem not in (None, "missing"):
+                    notify(f"{kept.relative_to(directory)}: {log_problem}; moved to {moved.relative_to(directory)} and its shard played again")
+                else:
+                    notify(f"{kept.relative_to(directory)}: moved to {moved.relative_to(directory)}, since its shard is played again")
+    return todo, entries, False, logs, decision_seats
 
 
 
@@ -236,47 +282,59 @@ class RunResult:
 
 
 def run(config: RunConfig, directory: Path, workers: int = 0, resume: bool = False, progress=None, rooms=None,
-        scheduler: str | None = None, allow_code_change: bool = False, notify=None, logs: bool = False) -> RunResult:
+        scheduler: str | None = None, allow_code_change: bool = False, notify=None, logs: bool = False,
+        decision_seats: tuple = ()) -> RunResult:
     """Play the run's missing shards on `workers` local processes (0: all cores), or on the Dask cluster
     at `scheduler`, then write its tables (`rooms`: a rooms file for the 富贵豆 tables, default the
     shipped one). `notify` receives one line per shard (or event log) set aside and played again. With
     `logs`, every shard also gets its event log (sim.core.event_logs), listed in the manifest; a resume of a run
-    that has logs goes on writing them."""
+    that has logs goes on writing them. With `decision_seats`, every shard also gets those seats' decisions
+    (sim.core.decision_logs, read by ``sim.rl.decisions``), listed in the manifest likewise."""
     config.check()
     ruleset = load_ruleset(config.ruleset)
     players = seated_players(ruleset, config.players)
+    decision_seats = tuple(sorted(set(decision_seats)))
+    if decision_seats and "decision_seats" not in inspect.signature(family_of(ruleset).engine.play).parameters:
+        raise RunError(f"--decisions: the {family_of(ruleset).title} engine ({ruleset.id}) does not keep decisions yet")
+    if any(not 0 <= seat < len(players.names) for seat in decision_seats):
+        raise RunError(f"--decisions names seats from 0 to {len(players.names) - 1}, not {','.join(map(str, decision_seats))}")
     config = replace(config, players=players.names)  # canonical texts, so that a resume compares like with like
     load_rooms(rooms_path(ruleset, rooms), family_of(ruleset).rooms_file_for(ruleset))  # a bad file found now, not after the deals
     notify = notify or (lambda line: None)
     if directory.exists() and not directory.is_dir():
         raise RunError(f"{directory} exists and is not a directory")
     with run_directory.claimed(directory):
-        todo, entries, started, logs = _prepare(config, directory, resume, ruleset, allow_code_change, notify, logs)
+        todo, entries, started, logs, decision_seats = _prepare(config, directory, resume, ruleset, allow_code_change,
+                                                                notify, logs, decision_seats)
         try:
-            played, seconds = _play(config, directory, ruleset, players, todo, entries, workers, scheduler, progress, logs)
+            played, seconds = _play(config, directory, ruleset, players, todo, entries, workers, scheduler, progress, logs,
+                                    decision_seats)
         except BaseException:
             if started and not entries:  # a failed start leaves nothing a later run trips on
                 for name in (RUN_FILE, run_directory.MANIFEST):
                     (directory / name).unlink(missing_ok=True)
                 shutil.rmtree(directory / RECORDS, ignore_errors=True)  # only shards no manifest lists
                 shutil.rmtree(directory / event_logs.LOGS, ignore_errors=True)
+                shutil.rmtree(directory / run_directory.DECISIONS, ignore_errors=True)
             raise
         return summarise(directory, config, ruleset, played, seconds, rooms)
 
 
-def _play(config, directory, ruleset, players, todo, entries, workers, scheduler, progress, logs=False) -> tuple[int, float]:
+def _play(config, directory, ruleset, players, todo, entries, workers, scheduler, progress, logs=False,
+          decision_seats=()) -> tuple[int, float]:
     """Play the shards `todo`, adding each finished one to the manifest at once; returns (deals, seconds)."""
     hosted = players.host is not None
     family = family_of(ruleset)
     stand_ins = _stand_ins(players)
     try:
-        sample = family.engine.play(ruleset, stand_ins, config.seed, 1, keep_log=logs)  # compile (or load) once, before the workers start
+        # compile (or load) once, before the workers start
+        sample = family.engine.play(ruleset, stand_ins, config.seed, 1, keep_log=logs, **_decisions_option(decision_seats))
     finally:
         stand_ins.close()
         players.close()
     workers = workers or os.cpu_count() or 1
     local_workers = 1 if scheduler is not None else min(workers, max(len(todo), 1))  # a cluster's memory is its own
-    _check_run_memory(config, family.records_frame(sample, ruleset), local_workers, logs)
+    _check_run_memory(config, family.records_frame(sample, ruleset), local_workers, logs, bool(decision_seats))
     start = time.perf_counter()
     played = 0
 
@@ -289,12 +347,12 @@ def _play(config, directory, ruleset, players, todo, entries, workers, scheduler
             progress(count)
 
     if scheduler is not None:
-        _run_on_dask(scheduler, config, directory.resolve(), todo, finished, logs)
+        _run_on_dask(scheduler, config, directory.resolve(), todo, finished, logs, decision_seats)
     elif (workers == 1 or len(todo) <= 1) and not hosted:
         for shard in todo:
-            finished(shard, *play_shard(config, directory, *shard, logs, in_batches=True))
+            finished(shard, *play_shard(config, directory, *shard, logs, in_batches=True, decision_seats=decision_seats))
     else:
-        _run_on_processes(config, directory, todo, min(workers, len(todo)), finished, logs)
+        _run_on_processes(config, directory, todo, min(workers, len(todo)), finished, logs, decision_seats)
     return played, time.perf_counter() - start
 
 
@@ -317,26 +375,29 @@ def _stand_ins(players):
 
 SHARD_COPIES = 3  # a worker holds its shard's records about three times over while it builds and writes them
 LOG_BYTES_PER_DEAL = 4096  # a shard's event log in memory: about 100 events of 22 bytes a deal, twice over
+DECISION_BYTES_PER_DEAL = 200_000  # a shard's decisions in memory: some 30 a seat and deal of up to 1.8 KB, at
+# four seats, held three times over while written
 
 
-def _check_run_memory(config: RunConfig, sample: pd.DataFrame, workers: int, logs: bool) -> None:
+def _check_run_memory(config: RunConfig, sample: pd.DataFrame, workers: int, logs: bool, decisions: bool = False) -> None:
     """A RunError before any shard is played if the run cannot fit in memory: its workers' shards, or all its
     records, which the end of the run reads to make its tables (`sample`: the records of one deal)."""
     per_deal = int(sample.memory_usage(index=False).sum())
     check_memory(config.deals * per_deal * ANALYSIS_COPIES, f"making the tables of {config.deals:,} deals",
                  "play fewer deals (--deals)", RunError)
-    check_memory(workers * config.shard_size * (per_deal * SHARD_COPIES + (LOG_BYTES_PER_DEAL if logs else 0)),
+    check_memory(workers * config.shard_size * (per_deal * SHARD_COPIES + (LOG_BYTES_PER_DEAL if logs else 0)
+                                                + (DECISION_BYTES_PER_DEAL if decisions else 0)),
                  f"{workers} workers each playing a shard of {config.shard_size:,} deals",
                  "give a smaller --shard-size or fewer --workers", RunError)
 
 
 
 
-def _run_on_processes(config, directory, todo, workers, finished, logs=False) -> None:
+def _run_on_processes(config, directory, todo, workers, finished, logs=False, decision_seats=()) -> None:
     """The shards on local worker processes. Any failure or Ctrl-C stops them all at once: queued shards
     are not started, running ones killed (their half-written temporary files are removed by the next run)."""
     try:
-        run_calls(play_shard, [(config, directory, *shard, logs) for shard in todo], workers,
+        run_calls(play_shard, [(config, directory, *shard, logs, False, decision_seats) for shard in todo], workers,
                   lambda call, result: finished(call[2:5], *result))
     except WorkerDied as died:
         shard = died.call[2]
@@ -352,13 +413,16 @@ DASK_TIMEOUT_VARIABLE = "MJSIM_DASK_TIMEOUT"  # seconds to wait for the schedule
 DEFAULT_DASK_TIMEOUT = 20.0
 
 
-def _run_on_dask(scheduler: str, config: RunConfig, directory: Path, todo, finished, logs=False) -> None:
+def _run_on_dask(scheduler: str, config: RunConfig, directory: Path, todo, finished, logs=False, decision_seats=()) -> None:
     """The same shards on an existing Dask cluster; its workers must see `directory` (a shared disk)."""
     try:
         from distributed import as_completed as completed_on_cluster
     except ImportError:
         raise RunError("the dask backend needs dask[distributed]: pip install 'mjsim[dask]'") from None
-    from sim.runs.worker_cache import PLUGIN_NAME, CompiledKernels  # with dask: it builds on distributed's plugin
+    from sim.runs.worker_cache import (  # with dask: it builds on distributed's plugin
+        PLUGIN_NAME,
+        CompiledKernels,
+    )
 
     with _dask_client(scheduler) as client:
         # the kernels compiled (or loaded) here before the run began, for every worker before its first shard
@@ -366,7 +430,8 @@ def _run_on_dask(scheduler: str, config: RunConfig, directory: Path, todo, finis
             client.register_plugin(CompiledKernels(cache_files_used()), name=PLUGIN_NAME)
         except Exception:  # noqa: BLE001, S110  (a worker that cannot take them compiles the kernels itself)
             pass
-        futures = {client.submit(_play_shard_on_dask, config, directory, *shard, logs, pure=False): shard for shard in todo}
+        futures = {client.submit(_play_shard_on_dask, config, directory, *shard, logs, decision_seats, pure=False): shard
+                   for shard in todo}
         try:
             for future in completed_on_cluster(futures):
                 finished(futures[future], *future.result())
@@ -375,10 +440,11 @@ def _run_on_dask(scheduler: str, config: RunConfig, directory: Path, todo, finis
             raise
 
 
-def _play_shard_on_dask(config: RunConfig, directory: Path, index: int, first: int, count: int, logs: bool):
+def _play_shard_on_dask(config: RunConfig, directory: Path, index: int, first: int, count: int, logs: bool,
+                        decision_seats: tuple = ()):
     """``play_shard`` in a Dask worker, which is where its users' players play (not in a host of their own)."""
     play_here()
-    return play_shard(config, directory, index, first, count, logs)
+    return play_shard(config, directory, index, first, count, logs, decision_seats=decision_seats)
 
 
 DASK_SCHEMES_WITH_PORTS = ("tcp", "tls")
