@@ -249,9 +249,13 @@ class StepEnvironment:
         if self.deal < 0:
             raise ValueError("reset the environment before encoding what a seat sees")
         out = np.zeros(self.encoding.ORACLE_SIZE if oracle else self.encoding.SIZE, np.int16)
+        self._prepare_encoding()
         self.encoding.encode(seat, seat == self.agent_selection, self.state, self.work, self.wall, self.record, self.rules,
                              out)
         return out
+
+    def _prepare_encoding(self) -> None:
+        """Fill what a family's encoding reads besides the state (the 血战 money so far in ``work``)."""
 
     def _seat(self, opponents, players, kinds: tuple[int, int], n_functions: int) -> None:
         """Seat `opponents` (``seat_opponents``) at this table, whose ``ruleset``, ``state`` and ``rules`` are set."""

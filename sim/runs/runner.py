@@ -154,8 +154,8 @@ def play_shard(config: RunConfig, directory: Path, index: int, first: int, count
 
 
 def _decisions_option(decision_seats: tuple) -> dict:
-    """The engine's keyword for keeping decisions, given only when some are kept: an engine that keeps none
-    (血战, so far) takes no such keyword."""
+    """The engine's keyword for keeping decisions, given only when some are kept (a run without them plays as
+    it always did)."""
     return {"decision_seats": decision_seats} if decision_seats else {}
 
 

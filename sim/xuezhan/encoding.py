@@ -17,7 +17,6 @@ from numba import njit
 from kernels.tiles import MELD_CONCEALED_KONG, MELD_KONG, MELD_PONG, N_KINDS
 from sim.core.actions import DECISION_CLAIM, DECISION_EXCHANGE, DECISION_NAMES, DECISION_ROB, DECISION_TURN
 from sim.players.encoding import LARGEST, Block, Layout, clear, put, put_history
-from sim.xuezhan.engine import seat_money
 from sim.xuezhan.table import (
     DEALER,
     DECISION,
@@ -113,8 +112,10 @@ def bounds(oracle: bool = False) -> tuple[np.ndarray, np.ndarray]:
 @njit(cache=True, _nrt=False)
 def encode(seat, deciding, state, work, wall, record, rules, out):
     """Write what `seat` sees of `state` into `out` (int16, SIZE; ORACLE_SIZE adds the other hands and
-    `wall`). `deciding`: the seat has the pending decision, whose details it then sees; `record`: the deal's
-    record row so far (the money); `work`: the engine's work arrays (the tiles picked in 换三张)."""
+    `wall`). `deciding`: the seat has the pending decision, whose details it then sees; `work`: the engine's
+    work arrays, whose `money` the caller has filled with each seat's money so far (``engine.seat_money``, from
+    the deal's record: the engine imports this module, so it cannot be called from here) and which hold the
+    tiles picked in 换三张. (`record` is read by the families whose observation needs it.)"""
     clear(out)
     table, hands = state.table, state.hands
     n = table[N_SEATS]
@@ -140,7 +141,6 @@ def encode(seat, deciding, state, work, wall, record, rules, out):
         out[_VISIBLE + kind] = state.visible[kind]
     out[_WIN_LOCK] = table[WIN_LOCK + seat]
     put(out, _MISSED, table[MISSED_VALUE + seat])
-    seat_money(record, n, work.money)
     for slot in range(n):
         other = (seat + slot) % n
         out[_IN_DEAL + slot] = 1

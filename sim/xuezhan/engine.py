@@ -97,7 +97,7 @@ from kernels.tiles import (
     N_KINDS,
     PIN_START,
 )
-from sim.core import draw_luck, event_logs, win_chances
+from sim.core import decision_logs, draw_luck, event_logs, win_chances
 from sim.core.actions import (
     ADDED_KONG,
     CONCEALED_KONG,
@@ -150,6 +150,7 @@ from sim.players.seating import (
     tell_deal_begins,
 )
 from sim.players.user_players import PlayerFailure
+from sim.xuezhan import encoding as observation_encoding
 from sim.xuezhan import players as players_module
 from sim.xuezhan.observation import Observation, numba_observation
 from sim.xuezhan.table import (
@@ -1294,11 +1295,12 @@ NO_ANSWER = -1  # play_to_user's action when there is no decision to answer: it 
 
 
 @njit(cache=True, _nrt=False)
-def play_to_user(action, wall, rules, kinds, parameters, state, work, events, record, fans, validate):
+def play_to_user(action, wall, rules, kinds, parameters, state, work, events, record, fans, validate, decisions=None):
     """Answer the pending decision with `action` (NO_ANSWER: none), then play on: carry the deal on, and
-    answer every decision of a built-in seat (kinds[seat] >= 0) with its heuristic, all inlined. The one
-    compiled copy of the state machine, which the batch loop, the loop that asks user players and the step
-    environment all play through. True when a user seat's decision is pending (its legal actions by
+    answer every decision of a built-in seat (kinds[seat] >= 0) with its heuristic, all inlined. The state
+    machine is compiled twice: with a `decisions` log (sim.core.decision_logs), which the engine's loops pass
+    and which keeps the built-in seats' decisions when it has room, and without one, for the step environment
+    and the tools that step every decision. True when a user seat's decision is pending (its legal actions by
     ``legal_actions``), False once the deal is over."""
     table = state.table
     while True:
@@ -1313,6 +1315,24 @@ def play_to_user(action, wall, rules, kinds, parameters, state, work, events, re
         if validate and not is_legal(action, state, rules, work):
             _note(record, ILLEGAL_ACTION)
             action = default_action(state, rules, work)
+        if decisions is not None and decision_logs.keeping(decisions):
+            n = legal_actions(state, rules, work, work.legal)
+            _keep_decision(action, win_chances.NO_REPORT, n, wall, rules, state, work, record, decisions)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _keep_decision(action, chance, n, wall, rules, state, work, record, decisions):
+    """Keep the pending decision in `decisions` if its seat's are kept and it offers a choice (`n` legal
+    actions, in work.legal): the seat's encoding, the mask, `action` and the `chance` reported with it."""
+    if n < 2:
+        return
+    seat = state.table[ACTOR]
+    index = decision_logs.take_row(decisions, seat)
+    if index >= 0:
+        seat_money(record, state.table[N_SEATS], work.money)  # what the encoding reads of the money so far
+        observation_encoding.encode(seat, True, state, work, wall, record, rules, decisions.observations[index])
+        decision_logs.fill_row(decisions, index, seat, state.table[DECISION], work.legal, n, action,
+                               decision_logs.reported(chance, action))
 
 
 @njit(cache=True, _nrt=False)
@@ -1322,10 +1342,12 @@ def begin_deal(deal, dealer, n, seed, template, wall, rules, state, work, events
 
 
 @njit(cache=True, _nrt=False)
-def _play_deal(deal, dealer, n, seed, template, wall, rules, kinds, parameters, state, work, events, record, fans, validate):
-    """Play one deal between built-in players into `record`, `fans` and `events`; every array is reused."""
+def _play_deal(deal, dealer, n, seed, template, wall, rules, kinds, parameters, state, work, events, record, fans, validate,
+               decisions):
+    """Play one deal between built-in players into `record`, `fans` and `events`, and its decisions into
+    `decisions` when it keeps them; every array is reused."""
     begin_deal(deal, dealer, n, seed, template, wall, rules, state, work, events, record, fans, validate)
-    play_to_user(NO_ANSWER, wall, rules, kinds, parameters, state, work, events, record, fans, validate)
+    play_to_user(NO_ANSWER, wall, rules, kinds, parameters, state, work, events, record, fans, validate, decisions)
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -1349,7 +1371,7 @@ def _session_dealer(dealer, deal, row, n, seed, session_length):
 
 @njit(cache=True)
 def _play_deals(seed, first_deal, n, session_length, template, rules, kinds, parameters, work, validate, records, fans, events, wall,
-                log):
+                log, decisions):
     """Play records.shape[0] deals from first_deal; the last deal's events and wall stay in `events`, `wall`,
     and every deal's events go to `log` if it keeps them (sim.core.event_logs)."""
     state = new_state()
@@ -1357,7 +1379,9 @@ def _play_deals(seed, first_deal, n, session_length, template, rules, kinds, par
     for row in range(records.shape[0]):
         deal = first_deal + row
         dealer = _session_dealer(dealer, deal, row, n, seed, session_length)
-        _play_deal(deal, dealer, n, seed, template, wall, rules, kinds, parameters, state, work, events, records[row], fans[row], validate)
+        decision_logs.begin_deal(decisions, row)
+        _play_deal(deal, dealer, n, seed, template, wall, rules, kinds, parameters, state, work, events, records[row], fans[row], validate,
+                   decisions)
         event_logs.keep_events(events, log, row)
         draw_luck.keep(work.luck, work.luck_sums, row)
         dealer = records[row, R_NEXT_DEALER]
@@ -1418,12 +1442,13 @@ def seat_money(record, n, out):
 @njit(cache=True, inline="always")
 def _deals_asking(act0, act1, act2, act3, functions, user_parameters, asks_python, seed, first_deal, n, session_length,
                   template, rules, kinds, parameters, state, work, view, validate, records, fans, events, wall, status,
-                  chances, log):
+                  chances, log, decisions=None):
     """The loop with user players: records.shape[0] deals from first_deal. A NUMBA seat s is answered by
     function functions[s] of act0 .. act3 with parameters user_parameters[s], through its copies in `view`
     (sim.players.player_view); a USER seat through Python. Every answer is checked against the engine's own legal
     actions: the loop returns early, status[STATUS_ILLEGAL] set, at an illegal one. The chances of winning the
-    players report with their discards go to `chances` (sim.core.win_chances)."""
+    players report with their discards go to `chances` (sim.core.win_chances), and the chosen seats' decisions
+    to `decisions` when given (sim.core.decision_logs; ev's cached loop passes none)."""
     dealer = 0
     streams = work.streams
     for row in range(records.shape[0]):
@@ -1434,7 +1459,12 @@ def _deals_asking(act0, act1, act2, act3, functions, user_parameters, asks_pytho
             tell_deal_begins(deal, row)
         record = records[row]
         begin_deal(deal, dealer, n, seed, template, wall, rules, state, work, events, record, fans[row], validate)
-        pending = play_to_user(NO_ANSWER, wall, rules, kinds, parameters, state, work, events, record, fans[row], validate)
+        if decisions is None:
+            pending = play_to_user(NO_ANSWER, wall, rules, kinds, parameters, state, work, events, record, fans[row], validate)
+        else:
+            decision_logs.begin_deal(decisions, row)
+            pending = play_to_user(NO_ANSWER, wall, rules, kinds, parameters, state, work, events, record, fans[row], validate,
+                                   decisions)
         while pending:
             seat = state.table[ACTOR]
             status[STATUS_SEAT], status[STATUS_DECISION] = seat, state.table[DECISION]
@@ -1472,7 +1502,13 @@ def _deals_asking(act0, act1, act2, act3, functions, user_parameters, asks_pytho
             if win_chances.keep(chances, row, seat, action) != win_chances.KEPT:
                 status[STATUS_ILLEGAL] = ILLEGAL_CHANCE
                 return
-            pending = play_to_user(action, wall, rules, kinds, parameters, state, work, events, record, fans[row], validate)
+            if decisions is None:
+                pending = play_to_user(action, wall, rules, kinds, parameters, state, work, events, record, fans[row], validate)
+            else:
+                if decision_logs.keeping(decisions):
+                    _keep_decision(action, chances.chance[0], count, wall, rules, state, work, record, decisions)
+                pending = play_to_user(action, wall, rules, kinds, parameters, state, work, events, record, fans[row], validate,
+                                       decisions)
         event_logs.keep_events(events, log, row)
         draw_luck.keep(work.luck, work.luck_sums, row)
         dealer = records[row, R_NEXT_DEALER]
@@ -1482,23 +1518,24 @@ def _deals_asking(act0, act1, act2, act3, functions, user_parameters, asks_pytho
 # references on each array of the three named tuples it passes, and compiling the uncached loop takes longer.
 @njit(cache=True, _nrt=False)
 def _play_deals_asking(functions, user_parameters, seed, first_deal, n, session_length, template, rules, kinds,
-                       parameters, state, work, view, validate, records, fans, events, wall, status, chances, log):
+                       parameters, state, work, view, validate, records, fans, events, wall, status, chances, log,
+                       decisions):
     """`_play_deals` with Python and exec: players (no numba player): cached, compiled once."""
     _deals_asking(no_numba_player, no_numba_player, no_numba_player, no_numba_player, functions, user_parameters, True,
                   seed, first_deal, n, session_length, template, rules, kinds, parameters, state, work, view, validate,
-                  records, fans, events, wall, status, chances, log)
+                  records, fans, events, wall, status, chances, log, decisions)
 
 
 @njit(_nrt=False)
 def _play_deals_with_numba(act0, act1, act2, act3, functions, user_parameters, asks_python, seed, first_deal, n,
                            session_length, template, rules, kinds, parameters, state, work, view, validate, records,
-                           fans, events, wall, status, chances, log):
+                           fans, events, wall, status, chances, log, decisions):
     """`_play_deals` with numba players among the seats (and maybe Python ones): compiled in each process, once
     per set of distinct functions whatever seats they take (so a duel's rotations share it), in about ten
     seconds (its callees are cached)."""
     _deals_asking(act0, act1, act2, act3, functions, user_parameters, asks_python, seed, first_deal, n,
                   session_length, template, rules, kinds, parameters, state, work, view, validate, records, fans,
-                  events, wall, status, chances, log)
+                  events, wall, status, chances, log, decisions)
 
 
 # Loops compiled and cached ahead for tables whose numba players are built in (``sim.xuezhan.ev`` registers
@@ -1519,7 +1556,7 @@ class _UserTable(UserTable):
 
 
 def _play_with_users(ruleset, players, seed, first, n, session_length, template, rules, work, validate, records, fans,
-                     events, wall, log) -> win_chances.WinChanceLog:
+                     events, wall, log, decisions) -> win_chances.WinChanceLog:
     """Play the batch with user players among the seats; returns the chances of winning they reported."""
     state = new_state()
     status = engine_status()  # shared with the parent when this is a worker process (sim.core.worker_processes)
@@ -1537,12 +1574,12 @@ def _play_with_users(ruleset, players, seed, first, n, session_length, template,
             asks_python = any(user is not None and not is_numba(user) for user in users)
             padded = (*acts, *[no_numba_player] * (MAX_SEATS - len(acts)))
             loop = CACHED_NUMBA_LOOPS.get(padded)
-            if loop is not None:
+            if loop is not None and decisions.rows.shape[0] == 0:  # the cached loops keep no decisions
                 loop(functions, user_parameters, asks_python, *arguments)
             else:
-                _play_deals_with_numba(*padded, functions, user_parameters, asks_python, *arguments)
+                _play_deals_with_numba(*padded, functions, user_parameters, asks_python, *arguments, decisions)
         else:
-            _play_deals_asking(functions, user_parameters, *arguments)
+            _play_deals_asking(functions, user_parameters, *arguments, decisions)
     except PlayerFailure:
         raise
     except TypingError as error:  # raised while compiling, before any deal: a function written for another table
@@ -1654,12 +1691,23 @@ class XuezhanRecords:
     win_chances: dict = field(default_factory=dict)
     log: event_logs.BatchLog | None = None  # every deal's events, when asked for (sim.core.event_logs)
     luck: np.ndarray | None = None  # (deals, seats, features): each seat's luck of the draws, when asked for (sim.core.draw_luck)
+    decisions: decision_logs.KeptDecisions | None = None  # the chosen seats' decisions, when asked for (sim.core.decision_logs)
 
     def __len__(self):
         return self.fans.shape[0]
 
 
-def _run(ruleset, players, seed, first, n_deals, session_length, validate, keep_log=False, luck=False):
+def new_decision_log(ruleset, seats, n_deals: int, n: int) -> decision_logs.DecisionLog:
+    """A log with room for the decisions of `seats` in `n_deals` deals at `n` seats (no seats: one that keeps none)."""
+    if not seats:
+        return decision_logs.no_log(observation_encoding.SIZE)
+    if any(not 0 <= seat < n for seat in seats):
+        raise ValueError(f"this table has seats 0 to {n - 1}, not {sorted(seats)}")
+    discards = win_chances.discards_bound(max(0, kernel_rules(ruleset)[1].shape[0] - 13 * n - 1), n)
+    return decision_logs.new_log(seats, n_deals, decision_logs.decisions_bound(discards, n), observation_encoding.SIZE)
+
+
+def _run(ruleset, players, seed, first, n_deals, session_length, validate, keep_log=False, luck=False, decision_seats=()):
     n = _seats(ruleset, players)
     seats = as_players(players, n)
     rules, template = kernel_rules(ruleset)
@@ -1669,21 +1717,23 @@ def _run(ruleset, players, seed, first, n_deals, session_length, validate, keep_
     events = np.zeros((MAX_EVENTS, 4), np.int32)
     wall = template.copy()
     log = event_logs.new_batch_log(n_deals, MAX_EVENTS, 4, np.int32) if keep_log else event_logs.no_batch_log(4, np.int32)
+    decisions = new_decision_log(ruleset, decision_seats, n_deals, n)
     chances = None
     if seats.has_users:
         chances = _play_with_users(
             ruleset, seats, seed, first, n, session_length, template, rules, work, validate, records, fans, events, wall,
-            log,
+            log, decisions,
         )
     else:
         _play_deals(
             np.uint64(seed), first, n, session_length, template, rules, seats.kinds, seats.parameters,
-            work, validate, records, fans, events, wall, log,
+            work, validate, records, fans, events, wall, log, decisions,
         )
     reporting = [seat for seat, user in enumerate(seats.users) if user is not None]
     reports = win_chances.columns(chances, n_deals, reporting) if chances is not None else {}
     measured = work.luck[:, :n].copy() if luck else None
-    return n, records, fans, events, wall, reports, (event_logs.trimmed(log) if keep_log else None), measured
+    kept = decision_logs.trimmed(decisions) if decision_seats else None
+    return n, records, fans, events, wall, reports, (event_logs.trimmed(log) if keep_log else None), measured, kept
 
 
 def _columns_of(records, n):
@@ -1695,7 +1745,7 @@ def _columns_of(records, n):
 
 
 def play(ruleset, players, seed: int, n_deals: int, first_deal: int = 0, session_length: int = 0,
-         validate: bool = False, keep_log: bool = False, luck: bool = False) -> XuezhanRecords:
+         validate: bool = False, keep_log: bool = False, luck: bool = False, decision_seats=()) -> XuezhanRecords:
     """Play deals first_deal .. first_deal + n_deals - 1. With sessions, first_deal must start one. With
     `keep_log`, the records carry every deal's events (room for MAX_EVENTS a deal: keep batches small); with
     `luck`, each seat's luck of the draws (sim.core.draw_luck)."""
@@ -1703,12 +1753,13 @@ def play(ruleset, players, seed: int, n_deals: int, first_deal: int = 0, session
         raise ValueError("with sessions, a batch starts at a session's first deal")
     players = as_players(players, _seats(ruleset, players))
     if players.host is not None:
-        return players.host.call("play", ruleset, seed, n_deals, first_deal, session_length, validate, keep_log, luck)
-    n, records, fans, _, _, reports, log, measured = _run(ruleset, players, seed, first_deal, n_deals, session_length,
-                                                          validate, keep_log, luck)
+        return players.host.call("play", ruleset, seed, n_deals, first_deal, session_length, validate, keep_log, luck,
+                                 tuple(decision_seats))
+    n, records, fans, _, _, reports, log, measured, kept = _run(ruleset, players, seed, first_deal, n_deals,
+                                                                session_length, validate, keep_log, luck, decision_seats)
     columns = {"deal": np.arange(first_deal, first_deal + n_deals, dtype=np.int64)}
     columns.update(_columns_of(records, n))
-    return XuezhanRecords(columns, fans[:, :n].copy(), reports, log, measured)
+    return XuezhanRecords(columns, fans[:, :n].copy(), reports, log, measured, kept)
 
 
 def replay(ruleset, players, seed: int, deal: int, session_length: int = 0, validate: bool = False) -> DealLog:
@@ -1717,7 +1768,7 @@ def replay(ruleset, players, seed: int, deal: int, session_length: int = 0, vali
     if players.host is not None:
         return players.host.call("replay", ruleset, seed, deal, session_length, validate)
     first = deal - deal % session_length if session_length else deal
-    n, records, fans, events, wall, _, _, _ = _run(ruleset, players, seed, first, deal - first + 1, session_length, validate)
+    n, records, fans, events, wall, _, _, _, _ = _run(ruleset, players, seed, first, deal - first + 1, session_length, validate)
     record = {"deal": deal, **{name: int(value) for name, value in _columns_of(records[-1], n).items()}}
     rows = events[1 : events[0, 0] + 1]
     return DealLog(record, fans[-1, :n].copy(), wall, rows[:, :3].copy(), rows[:, 3].copy())

@@ -248,6 +248,9 @@ class Environment(StepEnvironment):
         return {"deal": self.deal, **{name: int(value) for name, value in engine._columns_of(self.record,
                                                                                             self.n_seats).items()}}
 
+    def _prepare_encoding(self) -> None:
+        seat_money(self.record, self.n_seats, self.work.money)  # the encoding reads each seat's money there
+
     @property
     def deal_log(self) -> DealLog:
         """The deal so far as ``engine.replay`` gives a whole one (its record complete once the deal is over)."""
@@ -298,6 +301,7 @@ def _step_body(run, seating, first, last, actions, seed, next_deal, stride, n_se
                 finished[b] = True
                 deals_ended[b] += 1
                 if final_observations.shape[2] > 0:
+                    seat_money(records[b], n_seats, work.money)
                     for seat in range(n_seats):
                         encode(seat, False, state, work, walls[b], records[b], rules, final_observations[b, seat])
             deal = next_deal[b]
@@ -313,6 +317,7 @@ def _step_body(run, seating, first, last, actions, seed, next_deal, stride, n_se
         actor = state.table[ACTOR]
         actors[b] = actor
         if observations.shape[1] > 0:
+            seat_money(records[b], n_seats, work.money)
             encode(actor, True, state, work, walls[b], records[b], rules, observations[b])
         for kind in range(observed_hands.shape[1]):
             observed_hands[b, kind] = hands[b, actor, kind]
@@ -351,6 +356,7 @@ def _step_tables(first, last, actions, seed, next_deal, stride, n_seats, templat
                 finished[b] = True
                 deals_ended[b] += 1
                 if final_observations.shape[2] > 0:
+                    seat_money(records[b], n_seats, work.money)
                     for seat in range(n_seats):
                         encode(seat, False, state, work, walls[b], records[b], rules, final_observations[b, seat])
             deal = next_deal[b]
@@ -362,6 +368,7 @@ def _step_tables(first, last, actions, seed, next_deal, stride, n_seats, templat
         actor = state.table[ACTOR]
         actors[b] = actor
         if observations.shape[1] > 0:
+            seat_money(records[b], n_seats, work.money)
             encode(actor, True, state, work, walls[b], records[b], rules, observations[b])
         for kind in range(observed_hands.shape[1]):
             observed_hands[b, kind] = hands[b, actor, kind]

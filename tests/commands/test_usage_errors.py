@@ -60,7 +60,6 @@ HAND_PICKED = [
     ("run", "--decisions", "0,0"),
     ("run", "--decisions", "seat0"),
     ("run", "--decisions", ""),
-    ("run", "--ruleset", "liangmen-xuezhan", "--decisions", "0"),
     ("replay", "--deal", "-1"),
     ("bench", "--seed", "-1"),
     ("bench", "--hands", "99999999999999999999999"),

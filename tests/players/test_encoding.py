@@ -108,6 +108,8 @@ def _hidden_from(seat, env, rng):
 def _encode(env, seat, state, work, wall, oracle):
     size = env.encoding.ORACLE_SIZE if oracle else env.encoding.SIZE
     out = np.zeros(size, np.int16)
+    if env.ruleset.family == "xuezhan":  # the money so far, which the 血战 encoding reads from the work arrays
+        importlib.import_module("sim.xuezhan.engine").seat_money(env.record, env.n_seats, work.money)
     env.encoding.encode(seat, seat == env.agent_selection, state, work, wall, env.record, env.rules, out)
     return out
 

@@ -15,8 +15,11 @@ from sim.core.ruleset import load_ruleset
 from sim.core.run_directory import RunError
 from sim.erren import encoding, engine
 from sim.erren.environment import Environment
+from sim.families import family_of
+from sim.families.environment import make_environment
 from sim.rl.decisions import read_decisions
 from sim.runs.runner import RunConfig, run
+from sim.xuezhan import table as xuezhan_table
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples" / "players"
@@ -60,6 +63,30 @@ def test_rows_match_the_step_environment_replaying_the_same_answers(ruleset):
             environment.step(int(kept.actions[index]))
             index += 1
     assert index == len(kept.rows)
+
+
+@pytest.mark.parametrize("ruleset,seats", [("liangmen-xuezhan", 4), ("sanren-liangfang", 3), ("sanren-liangfang", 2)])
+def test_a_xuezhan_table_s_rows_match_the_step_environment_replaying_the_same_answers(ruleset, seats):
+    """The slow twin at 血战 tables: as above, every seat kept."""
+    deals = 8
+    rules = load_ruleset(ruleset)
+    family = family_of(rules)
+    players = family.parse_players(["greedy", "value", "defensive", "greedy"][:seats], seats)
+    kept = family.engine.play(rules, players, SEED, deals, decision_seats=tuple(range(seats))).decisions
+    environment = make_environment(rules, n_seats=seats)
+    masks = decision_logs.unpack_masks(kept.masks)
+    index = 0
+    for deal in range(deals):
+        environment.reset(SEED, deal)
+        while not environment.terminated:
+            seat = environment.agent_selection
+            assert kept.rows[index] == deal and kept.seats[index] == seat
+            assert kept.decisions[index] == environment.state.table[xuezhan_table.DECISION]
+            assert np.array_equal(kept.observations[index], environment.encode(seat))
+            assert np.array_equal(masks[index], environment.legal_mask)
+            environment.step(int(kept.actions[index]))
+            index += 1
+    assert index == len(kept.rows) > deals * 5
 
 
 def test_only_the_chosen_seats_and_real_choices_are_kept():
