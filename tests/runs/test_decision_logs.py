@@ -14,12 +14,10 @@ from sim.core.actions import ACTION_BASE, DISCARD, DISCARD_READY, N_ACTIONS
 from sim.core.ruleset import load_ruleset
 from sim.core.run_directory import RunError
 from sim.erren import encoding, engine
-from sim.erren.environment import Environment
 from sim.families import family_of
 from sim.families.environment import make_environment
 from sim.rl.decisions import read_decisions
 from sim.runs.runner import RunConfig, run
-from sim.xuezhan import table as xuezhan_table
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples" / "players"
@@ -42,33 +40,17 @@ def test_keeping_decisions_changes_no_record():
     assert plain.decisions is None and len(kept.decisions.rows) > 200
 
 
-@pytest.mark.parametrize("ruleset", ["erren", "erren-challenge"])
-def test_rows_match_the_step_environment_replaying_the_same_answers(ruleset):
+SLOW_TWIN_TABLES = [  # (ruleset, seats, deals)
+    ("erren", 2, 12), ("erren-challenge", 2, 12),
+    ("liangmen-xuezhan", 4, 8), ("sanren-liangfang", 3, 8), ("sanren-liangfang", 2, 8),
+]
+
+
+@pytest.mark.parametrize("ruleset,seats,deals", SLOW_TWIN_TABLES)
+def test_rows_match_the_step_environment_replaying_the_same_answers(ruleset, seats, deals):
     """The slow twin: each deal replayed in the step environment (every seat an agent), answered with the
     recorded actions; every decision it asks must be the next row, with the same seat, kind, encoding and
-    legal actions, and no row may be left over."""
-    deals = 12
-    kept = _play("greedy,value", deals, ruleset=ruleset).decisions
-    environment = Environment(ruleset)
-    masks = decision_logs.unpack_masks(kept.masks)
-    index = 0
-    for deal in range(deals):
-        environment.reset(SEED, deal)
-        while not environment.terminated:
-            seat = environment.agent_selection
-            assert kept.rows[index] == deal and kept.seats[index] == seat
-            assert kept.decisions[index] == environment.state.table[engine.DECISION]
-            assert np.array_equal(kept.observations[index], environment.encode(seat))
-            assert np.array_equal(masks[index], environment.legal_mask)
-            environment.step(int(kept.actions[index]))
-            index += 1
-    assert index == len(kept.rows)
-
-
-@pytest.mark.parametrize("ruleset,seats", [("liangmen-xuezhan", 4), ("sanren-liangfang", 3), ("sanren-liangfang", 2)])
-def test_a_xuezhan_table_s_rows_match_the_step_environment_replaying_the_same_answers(ruleset, seats):
-    """The slow twin at 血战 tables: as above, every seat kept."""
-    deals = 8
+    legal actions, and no row may be left over. Every seat is kept."""
     rules = load_ruleset(ruleset)
     family = family_of(rules)
     players = family.parse_players(["greedy", "value", "defensive", "greedy"][:seats], seats)
@@ -81,7 +63,7 @@ def test_a_xuezhan_table_s_rows_match_the_step_environment_replaying_the_same_an
         while not environment.terminated:
             seat = environment.agent_selection
             assert kept.rows[index] == deal and kept.seats[index] == seat
-            assert kept.decisions[index] == environment.state.table[xuezhan_table.DECISION]
+            assert kept.decisions[index] == environment.state.table[environment.DECISION]
             assert np.array_equal(kept.observations[index], environment.encode(seat))
             assert np.array_equal(masks[index], environment.legal_mask)
             environment.step(int(kept.actions[index]))
