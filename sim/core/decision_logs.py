@@ -31,7 +31,7 @@ from sim.core.win_chances import NO_REPORT
 
 MASK_BYTES = (N_ACTIONS + 7) // 8  # 104: the legal actions, one bit per code, little bit first in each byte
 MAX_SEATS = 4
-CHUNK_DEALS = 500  # deals played per batch when a run keeps decisions (the log's room is per batch)
+CHUNK_DEALS = 200  # deals played per batch when a run keeps decisions (the log's room, reserved not zeroed, is per batch)
 ROW_COLUMNS = ("deal", "seat", "decision", "action", "win_chance", "money")
 
 
@@ -49,15 +49,14 @@ class DecisionLog(NamedTuple):
     masks: np.ndarray  # uint8 (capacity, MASK_BYTES): the legal actions, packed
 
 
-def decisions_bound(discards_per_deal: int, seats: int) -> int:
-    """The most decisions with a choice one seat can meet in a deal (`discards_per_deal`:
-    ``win_chances.discards_bound``). Each is answered by an action that discards (at most one discard each),
-    declares a kong or passes a kong's rob (each ending in a discard or a win), doubles (then the same seat
-    answers again), claims or passes another seat's discard, or wins: a seat answers at most one turn
-    decision and one double per discard of its own, and one claim, double and rob per other seat's discard or
-    kong, so three decisions per discard of the deal and seat at the table, plus the opening, is an upper
-    bound."""
-    return 3 * discards_per_deal * seats + 2
+def decisions_bound(discards_per_deal: int, kongs_per_deal: int) -> int:
+    """The most decisions with a choice one seat can meet in a deal with at most `discards_per_deal` discards
+    and `kongs_per_deal` kongs. ``win_chances.discards_bound`` counts every draw from the wall, claim and the
+    opening, and each of a seat's turns starts with one of them, so it bounds the seat's turns too; the seat
+    is asked at most once about each other seat's discard (a claim) and kong (a rob). Doubling (二人's
+    challenge) answers a turn or a claim and may ask the seat once more, so each counts twice. The opening
+    adds at most five: three tiles to exchange (换三张), a void suit (定缺) and an opening ready."""
+    return 2 * (discards_per_deal + kongs_per_deal + 1) + 5
 
 
 def new_log(seats, n_deals: int, per_deal: int, size: int) -> DecisionLog:

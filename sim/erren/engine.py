@@ -1365,7 +1365,7 @@ def new_decision_log(ruleset: Ruleset, seats, n_deals: int) -> decision_logs.Dec
         raise ValueError(f"a 二人 table has seats 0 and 1, not {sorted(seats)}")
     tiles = kernel_rules(ruleset)[1].shape[0]
     discards = win_chances.discards_bound(max(0, tiles - DEALT_TO_DEALER - DEALT_TO_OTHER), 2)
-    return decision_logs.new_log(seats, n_deals, decision_logs.decisions_bound(discards, 2), observation_encoding.SIZE)
+    return decision_logs.new_log(seats, n_deals, decision_logs.decisions_bound(discards, win_chances.MELDS_PER_SEAT * 2), observation_encoding.SIZE)
 
 
 def play(ruleset: Ruleset, players: Players, seed: int, n_deals: int, first_deal: int = 0,

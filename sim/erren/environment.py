@@ -59,6 +59,7 @@ from sim.erren.table import (
 from sim.players.environment import (
     ASKING_NUMBA,
     BatchStepEnvironment,
+    QuietlyCompiled,
     StepEnvironment,
     checked_deal,
     checked_dealer,
@@ -424,7 +425,7 @@ def _asking_kernels(acts) -> _AskingKernels:
             steps[thread] += step_tables(seating, first, last, actions, seed, next_deal, stride, template, rules, kinds, parameters, stake, fee, hands, melds, visible, tables, discarded, after_ready, bonus, discard_order, walls, streams, records, fans, events,
                                          _thread_work(works, thread), actors, observed_hands, masks, rewards, finished, deals_ended, observations, final_observations)
 
-    kernels = _ASKING_KERNELS[acts] = _AskingKernels(run, step_tables, step_in_parallel)
+    kernels = _ASKING_KERNELS[acts] = _AskingKernels(*map(QuietlyCompiled, (run, step_tables, step_in_parallel)))
     return kernels
 
 

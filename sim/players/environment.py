@@ -16,12 +16,14 @@ import contextlib
 import copy
 import math
 import operator
+import warnings
 from dataclasses import dataclass, field
 from numbers import Real
 from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
+from numba.core.errors import NumbaExperimentalFeatureWarning
 
 from sim.core.actions import N_ACTIONS
 from sim.core.ruleset import Ruleset, load_ruleset
@@ -121,6 +123,23 @@ def ruleset_of(ruleset, family: str | None = None) -> Ruleset:
 
 ASKING_NUMBA = 3  # status[STATUS_ILLEGAL] while a numba opponent is asked: left there if it raises, naming it
 OPPONENT = -3  # the kind of a seat whose Python or exec: opponent is asked through Python (agents: the engine's USER)
+
+
+class QuietlyCompiled:
+    """A kernel that takes the numba opponents' functions as values (a family's asking kernels). numba calls
+    such values "first-class functions" and warns, as it compiles, that the feature is experimental; we rely
+    on it knowingly (its use is pinned by the twin tests of the opponents), so the warning is hidden for the
+    call that compiles, and later calls pay one check."""
+
+    def __init__(self, kernel):
+        self.kernel = kernel
+
+    def __call__(self, *arguments):
+        if self.kernel.signatures:
+            return self.kernel(*arguments)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", NumbaExperimentalFeatureWarning)
+            return self.kernel(*arguments)
 
 
 @dataclass

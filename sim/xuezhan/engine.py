@@ -1704,7 +1704,7 @@ def new_decision_log(ruleset, seats, n_deals: int, n: int) -> decision_logs.Deci
     if any(not 0 <= seat < n for seat in seats):
         raise ValueError(f"this table has seats 0 to {n - 1}, not {sorted(seats)}")
     discards = win_chances.discards_bound(max(0, kernel_rules(ruleset)[1].shape[0] - 13 * n - 1), n)
-    return decision_logs.new_log(seats, n_deals, decision_logs.decisions_bound(discards, n), observation_encoding.SIZE)
+    return decision_logs.new_log(seats, n_deals, decision_logs.decisions_bound(discards, win_chances.MELDS_PER_SEAT * n), observation_encoding.SIZE)
 
 
 def _run(ruleset, players, seed, first, n_deals, session_length, validate, keep_log=False, luck=False, decision_seats=()):

@@ -28,6 +28,7 @@ from sim.core.random_streams import random_below, stream_state
 from sim.players.environment import (
     ASKING_NUMBA,
     BatchStepEnvironment,
+    QuietlyCompiled,
     StepEnvironment,
     checked_deal,
     checked_dealer,
@@ -447,7 +448,7 @@ def _asking_kernels(acts) -> _AskingKernels:
             steps[thread] += step_tables(seating, first, last, actions, seed, next_deal, stride, n_seats, template, rules, kinds, parameters, stake, fee, hands, melds, visible, tables, discarded, waits, discard_order, walls, records, fans, events, works,
                                          actors, observed_hands, masks, rewards, finished, deals_ended, observations, final_observations)
 
-    kernels = _ASKING_KERNELS[acts] = _AskingKernels(run, step_tables, step_in_parallel)
+    kernels = _ASKING_KERNELS[acts] = _AskingKernels(*map(QuietlyCompiled, (run, step_tables, step_in_parallel)))
     return kernels
 
 

@@ -2,6 +2,9 @@
 Driven with greedy's own answers it gives greedy's records deal for deal; its rewards are the deal's money;
 the batched form steps many tables exactly as single tables would."""
 
+import sys
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -13,6 +16,7 @@ from sim.erren.environment import BatchEnvironment, Environment
 from sim.players.user_players import PlayerFailure
 
 DEALS = 150
+JSON_BOT = Path(__file__).resolve().parents[2] / "examples" / "players" / "json_bot.py"
 
 
 @pytest.mark.parametrize("ruleset", ["erren", "erren-classic", "erren-challenge"])
@@ -104,7 +108,8 @@ def test_a_batched_step_with_an_illegal_action_is_refused():
         batch.step(actions)
 
 
-OPPONENTS = ["ev", "tests/players/numba_players.py:salted_random:salt=3", "examples/players/simple.py:Coin:win=0.9"]
+OPPONENTS = ["ev", "tests/players/numba_players.py:salted_random:salt=3", "examples/players/simple.py:Coin:win=0.9",
+             f"exec:{sys.executable} {JSON_BOT}"]
 
 
 @pytest.mark.parametrize("opponent", OPPONENTS)
@@ -166,6 +171,15 @@ def test_a_batch_with_a_numba_opponent_steps_each_table_as_a_single_table_would(
                 environment.step(min(environment.observation.legal_codes))
             single.append((deal, *environment.rewards))
         assert results == single
+
+
+def test_a_numba_opponent_that_answers_illegally_in_a_batch_is_one_player_failure_naming_it():
+    batch = BatchEnvironment(2, "erren", seed=1, opponents={1: "tests/players/numba_players.py:illegal"})
+    with pytest.raises(PlayerFailure, match=r"table \d: player tests/players/numba_players.py:illegal answered -?\d+, "
+                                            r"not a legal action, at deal \d+, seat 1"):
+        batch.reset()  # the opponent may deal, and answer, first
+        for _ in range(200):
+            batch.step(batch.masks.argmax(axis=1))
 
 
 def test_a_batch_refuses_a_python_opponent_and_points_to_the_step_environment():

@@ -37,6 +37,19 @@ def test_pettingzoo_api_test_passes_with_seat_0_played_in_the_engine(ruleset_id,
     assert environment.possible_agents == [f"seat_{seat}" for seat in range(1, seats)]
 
 
+@pytest.mark.parametrize("opponent", ["ev", "tests/players/numba_players.py:salted_random:salt=3",
+                                      "examples/players/simple.py:Coin:win=0.9"])
+def test_pettingzoo_api_test_passes_with_ev_a_numba_or_a_python_player_in_the_engine(opponent):
+    environment = sim.rl.pettingzoo_env("erren", opponents={1: opponent})
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            api_test(environment, num_cycles=300)
+        assert environment.possible_agents == ["seat_0"]
+    finally:
+        environment.close()
+
+
 @pytest.mark.parametrize(("ruleset_id", "seats"), TABLES)
 def test_gymnasium_check_env_passes_on_the_registered_id(ruleset_id, seats):
     environment = gymnasium.make(f"mjsim/{ruleset_id}-v0", n_seats=seats)
