@@ -74,6 +74,9 @@ class Ruleset:
     pung_offer_chance: float = 0.0  # and 换刻子 offered at each draw with this chance
     points: object | None = None  # scoring = "challenge": the price of a win (sim.erren.switches.Points)
     is_limit: np.ndarray | None = field(default=None, repr=False)  # bool (N_FANS,): the 役满 (all False but in scoring = "challenge")
+    # A later family's own table rules (its switches module's dataclass: sim.mcr.switches.McrSwitches), so that a
+    # family after 二人 and 血战 needs no field of its own here; None for 二人 and 血战.
+    family_switches: object | None = None
 
     @property
     def fans(self) -> list[Fan]:
@@ -335,6 +338,7 @@ def parse_ruleset(data: dict, source: str = "", where: str = "ruleset") -> Rules
         pung_offer_chance=settings.get("pung_offer_chance", 0.0),
         points=settings.get("points"),
         is_limit=limits,
+        family_switches=settings.get("family_switches"),
     )
 
 
