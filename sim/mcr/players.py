@@ -82,6 +82,13 @@ def _best_discard(seat, state, rules, work):
     n_melds = state.table[N_MELDS + seat]
     after = work.shanten_after_discard
     best = _distances_after_discard(hand, n_melds, rules.suit_table, rules.honour_table, work.shanten_scratch, after)
+    ties = 0
+    for kind in range(N_KINDS):
+        if hand[kind] > 0 and after[kind] == best:
+            ties += 1
+            chosen = kind
+    if ties == 1:
+        return chosen, best
     unseen_counts(seat, state, rules.tile_set, work.unseen)
     chosen, chosen_ukeire = -1, -1
     for kind in range(N_KINDS):

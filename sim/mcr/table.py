@@ -211,16 +211,35 @@ def pong_index(seat, melds, table, kind):
 
 @njit(cache=True, _nrt=False)
 def _knitted_shape(counts, n_melds, bits, scratch):
-    """Whether 3k+2 concealed tiles make 全不靠 (14 single tiles: knitted ones and honours, no meld) or 组合龙
-    (the nine knitted tiles, and the other tiles with the melds four sets and a pair in all)."""
+    """Whether 3k+2 concealed tiles make 全不靠 (14 single tiles, no meld: knitted tiles of at most one
+    residue class per suit, the classes different, and honours) or 组合龙 (the nine tiles of a knitted
+    straight, and the rest with the melds four sets and a pair in all). Per suit it first reads which
+    residue classes (ranks 1-4-7, 2-5-8, 3-6-9) it holds any tile of, and which it holds whole, so that the
+    common hand, which is neither, costs a pass over the suits."""
     if n_melds > 1:
         return False
+    held_classes = 0  # bit 3 * suit + residue: the suit holds a tile of that class
+    whole_classes = 0  # ... all three ranks of it
+    singles_only = True
+    for suit in range(3):
+        for residue in range(3):
+            whole = True
+            for rank in range(residue, SUIT_SIZE, 3):
+                count = counts[suit * SUIT_SIZE + rank]
+                if count > 0:
+                    held_classes |= 1 << (3 * suit + residue)
+                    singles_only = singles_only and count == 1
+                else:
+                    whole = False
+            if whole:
+                whole_classes |= 1 << (3 * suit + residue)
+    for kind in range(HONOR_START, N_KINDS):
+        singles_only = singles_only and counts[kind] <= 1
     for order in KNITTED_ORDERS:
-        held = 0  # knitted tiles of this order held
-        for suit in range(3):
-            for rank in range(order[suit], SUIT_SIZE, 3):
-                held += counts[suit * SUIT_SIZE + rank] > 0
-        if held == 9:
+        straight = (1 << order[0]) | (1 << (3 + order[1])) | (1 << (6 + order[2]))
+        if n_melds == 0 and singles_only and held_classes & ~straight == 0:
+            return True  # 14 single tiles (the hand's size) inside one knitted order and the honours
+        if whole_classes & straight == straight:
             for kind in range(N_KINDS):
                 scratch[kind] = counts[kind]
             for suit in range(3):
@@ -228,20 +247,6 @@ def _knitted_shape(counts, n_melds, bits, scratch):
                     scratch[suit * SUIT_SIZE + rank] -= 1
             # the rest is sets and one pair: the check reads it as a hand of more melds (so no seven pairs)
             if is_complete_all_suits(scratch, n_melds + 3, bits):
-                return True
-        if n_melds == 0:
-            singles, inside = 0, True
-            for kind in range(N_KINDS):
-                count = counts[kind]
-                if count > 1:
-                    inside = False
-                    break
-                if count == 1:
-                    singles += 1
-                    if kind < HONOR_START and (kind % SUIT_SIZE) % 3 != order[kind // SUIT_SIZE]:
-                        inside = False
-                        break
-            if inside and singles == 14:
                 return True
     return False
 
