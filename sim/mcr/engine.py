@@ -786,9 +786,34 @@ def play_wall(deal, seed, wall, rules, kinds, parameters, work, validate, record
     return state
 
 
-# ------------------------------------------------------------------------------------- public API
+# ------------------------------------------------------------------------------------- every decision stepped
 
 USER, NUMBA = -1, -2  # the kinds of a user's seat (sim.players.seating)
+
+
+@njit(cache=True)
+def _every_seat_asked():
+    return np.full(SEATS, USER, np.int64), np.zeros((SEATS, players_module.N_PARAMETERS))
+
+
+@njit(cache=True)
+def start_wall(deal, seed, wall, rules, state, work, events, record, fans, validate):
+    """Deal the given `wall` as deal `deal` (its dealer and winds) and carry on to the first decision, whichever
+    seat's: for tests and tools that step every decision. True while a decision is pending."""
+    _open_deal(deal, seed, wall, rules, state, work, events, record, fans, validate)
+    kinds, parameters = _every_seat_asked()
+    return play_to_user(NO_ANSWER, wall, rules, kinds, parameters, state, work, events, record, fans, validate)
+
+
+@njit(cache=True)
+def apply(action, wall, rules, state, work, events, record, fans, validate):
+    """Carry out the pending decision's answer and carry on to the next decision, whichever seat's, or the
+    end. True while a decision is pending."""
+    kinds, parameters = _every_seat_asked()
+    return play_to_user(action, wall, rules, kinds, parameters, state, work, events, record, fans, validate)
+
+
+# ------------------------------------------------------------------------------------- public API
 
 
 @dataclass(frozen=True)
