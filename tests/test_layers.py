@@ -16,7 +16,7 @@ LAYERS = (
     ("sim",),  # the package's __init__: the Ctrl-C guard and the compile cache, before any kernel
     ("sim.core",),
     ("sim.players",),
-    ("sim.erren", "sim.xuezhan"),  # the families: each imports neither the other nor anything above
+    ("sim.erren", "sim.xuezhan", "sim.mcr"),  # the families: each imports no other family nor anything above
     ("sim.families",),  # the registry: which family a ruleset belongs to, and what picks it
     ("analysis",),
     ("sim.runs",),
