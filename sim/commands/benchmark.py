@@ -20,7 +20,10 @@ from kernels.fan_ids import (
     KONG_REPLACEMENT_FLAG,
     LAST_WALL_TILE_FLAG,
     ROBBING_KONG_FLAG,
+    ROUND_WIND_SHIFT,
+    SEAT_WIND_SHIFT,
     SELF_DRAWN_FLAG,
+    WIND_FIELD_MASK,
     Fan,
 )
 from kernels.fans.challenge import score_many as score_challenge
@@ -66,9 +69,10 @@ REFERENCE_NAMES = {
 }
 
 
-def pymahjonggb_arguments(hands, index: int) -> dict:
+def pymahjonggb_arguments(hands, index: int, winds: bool = False) -> dict:
     """Arguments of PyMahjongGB's MahjongFanCalculator for hand `index` of `WinningHands`, by name in
-    the calculator's own order, with no seat or prevalent wind (seatWind = prevalentWind = 4)."""
+    the calculator's own order: with `winds`, the seat and prevalent winds of the hand's flags, otherwise
+    none (seatWind = prevalentWind = 4, as 二人 has no wind fans)."""
     packs = []
     for position in range(hands.n_melds[index]):
         kind, first = (int(value) for value in hands.melds[index, position])
@@ -88,8 +92,8 @@ def pymahjonggb_arguments(hands, index: int) -> dict:
         "is4thTile": bool(flags & FOURTH_TILE_FLAG),
         "isAboutKong": bool(flags & (KONG_REPLACEMENT_FLAG | ROBBING_KONG_FLAG)),
         "isWallLast": bool(flags & LAST_WALL_TILE_FLAG),
-        "seatWind": 4,
-        "prevalentWind": 4,
+        "seatWind": (flags >> SEAT_WIND_SHIFT) & WIND_FIELD_MASK if winds else 4,
+        "prevalentWind": (flags >> ROUND_WIND_SHIFT) & WIND_FIELD_MASK if winds else 4,
         "verbose": True,
     }
 
@@ -104,6 +108,46 @@ def reference_fans(answer, by_name: dict) -> Counter:
             fans[Fan.CONCEALED_KONG] += 1
         else:
             fans[by_name[REFERENCE_NAMES.get(name, name)]] += count
+    return fans
+
+
+# PyMahjongGB's fan names where the MCR fan table (docs/drafts/mcr-fans.toml) writes another
+MCR_REFERENCE_NAMES = {"独听・边张": "边张", "独听・嵌张": "嵌张", "独听・单钓": "单钓将"}
+MCR_FANS_DRAFT = Path(__file__).parent.parent.parent / "docs" / "drafts" / "mcr-fans.toml"
+# The loader builds the fan arrays under a family's switches; until the mcr family exists these borrow the 二人
+# family's (whose schema plays "wan-honours" with MCR scoring): only the fan tables are read from the result.
+MCR_DRAFT_SWITCHES = """
+[ruleset]
+id = "mcr-fans"
+name = "国标麻将 (fans only)"
+seed = "mcr"
+tile_set = "wan-honours"
+min_fan = 8
+flowers = true
+max_doubles = "unlimited"
+ready_requires_concealed = false
+"""
+
+
+def mcr_fan_ruleset():
+    """The Ruleset of MCR's 81 fans, for the three-suit evaluator's tests and rate: the fan tables of
+    docs/drafts/mcr-fans.toml under a [ruleset] table of their own, until sim/rulesets/mcr.toml lands
+    (then this is load_ruleset("mcr"))."""
+    from sim.core.ruleset import parse_ruleset_text
+
+    return parse_ruleset_text(MCR_FANS_DRAFT.read_text(encoding="utf-8") + MCR_DRAFT_SWITCHES, str(MCR_FANS_DRAFT))
+
+
+def mcr_reference_fans(answer, by_name: dict) -> Counter:
+    """PyMahjongGB's verbose answer as {Fan: count} in MCR's fans: its 明暗杠 is 明杠 + 暗杠, its 独听
+    names are the plain wait fans (`by_name` maps the MCR table's names to fans)."""
+    fans = Counter()
+    for _value, count, name, _english in answer:
+        if name == "明暗杠":
+            fans[Fan.MELDED_KONG] += 1
+            fans[Fan.CONCEALED_KONG] += 1
+        else:
+            fans[by_name[MCR_REFERENCE_NAMES.get(name, name)]] += count
     return fans
 
 
