@@ -44,6 +44,8 @@ from kernels.fan_ids import (
     LAST_WALL_TILE_FLAG,
     N_FANS,
     ROBBING_KONG_FLAG,
+    ROUND_WIND_SHIFT,
+    SEAT_WIND_SHIFT,
     SELF_DRAWN_FLAG,
 )
 from kernels.tiles import (
@@ -94,8 +96,6 @@ from sim.mcr.table import (
     OFFERED_BY,
     ROUND,
     ROUND_WIND,
-    ROUND_WIND_SHIFT,
-    SEAT_WIND_SHIFT,
     SEATS,
     SETTINGS_FIELDS,
     SOURCE,

@@ -54,9 +54,6 @@ from sim.mcr.win_value import new_fan_work
 
 SEATS = 4
 WINDS = 4
-# PROVISIONAL: the two 2-bit wind fields of the evaluator's `flags` (0 east .. 3 north), which branch
-# issue38-fans defines in kernels/fan_ids.py; imported from there once it is merged.
-SEAT_WIND_SHIFT, ROUND_WIND_SHIFT = 12, 14
 
 # Scalar fields of `table`; per-seat fields are FIELD + seat (four slots each).
 WALL_FRONT = 0  # index of the next ordinary draw

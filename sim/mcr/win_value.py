@@ -3,29 +3,12 @@ evaluator (its fan total, flowers aside, and the best reading's fan counts). The
 players and, later, the numba players' helpers score through it.
 """
 
-import numpy as np
 from numba import njit
 
-from kernels.fan_ids import N_FANS
+from kernels.fans.mcr_all_suits import BEST_ROW, NOT_A_WIN, score_hand_all_suits
+from kernels.fans.mcr_all_suits import new_work as new_fan_work
 
-NOT_A_WIN = -1
-BEST_ROW = 0
-
-
-# PROVISIONAL stand-in for the three-suit evaluator of branch issue38-fans (score_hand_all_suits and new_work in
-# kernels/fans/), which this module imports once that branch is merged. Until then every complete hand scores
-# 0 fans: the engine is exercised with min_fan = 0, and no fan is counted.
-@njit(cache=True)
-def new_fan_work():
-    return np.zeros((1, N_FANS + 8), np.int64)
-
-
-@njit(cache=True, _nrt=False)
-def score_hand_all_suits(concealed, melds, n_melds, win, flags, flowers, values, priority, exclusion_start,
-                         exclusion_target, work):
-    for fan in range(N_FANS):
-        work[BEST_ROW, fan] = 0
-    return 0
+__all__ = ("NOT_A_WIN", "copy_fans", "new_fan_work", "score_win")
 
 
 @njit(cache=True, inline="always", _nrt=False)

@@ -8,7 +8,15 @@ import dataclasses
 import numpy as np
 import pytest
 
-from kernels.fan_ids import FOURTH_TILE_FLAG, LAST_WALL_TILE_FLAG, N_FANS, ROBBING_KONG_FLAG, SELF_DRAWN_FLAG
+from kernels.fan_ids import (
+    FOURTH_TILE_FLAG,
+    LAST_WALL_TILE_FLAG,
+    N_FANS,
+    ROBBING_KONG_FLAG,
+    ROUND_WIND_SHIFT,
+    SEAT_WIND_SHIFT,
+    SELF_DRAWN_FLAG,
+)
 from kernels.tiles import FIRST_FLOWER, MELD_KONG, MELD_PONG, N_FLOWERS, N_KINDS
 from sim.core.actions import (
     ADDED_KONG,
@@ -409,11 +417,11 @@ def test_the_win_context_carries_the_seat_wind_and_the_round_wind(mcr, deal):
     dealer, round_wind = deal % 4, deal % 16 // 4
     assert (table.seat, table.decision) == (dealer, DECISION_TURN)
     flags = int(table.state.table[T.WIN_FLAGS])
-    assert flags_wind(flags, T.SEAT_WIND_SHIFT) == 0  # the dealer is 东
-    assert flags_wind(flags, T.ROUND_WIND_SHIFT) == round_wind
+    assert flags_wind(flags, SEAT_WIND_SHIFT) == 0  # the dealer is 东
+    assert flags_wind(flags, ROUND_WIND_SHIFT) == round_wind
     table.answer(encode(DISCARD, parse_tile("5m")))
     claim_seat = table.seat  # the next seat that may do more than pass: its wind is its distance from the dealer
-    assert flags_wind(int(table.state.table[T.WIN_FLAGS]), T.SEAT_WIND_SHIFT) == (claim_seat - dealer) % 4
+    assert flags_wind(int(table.state.table[T.WIN_FLAGS]), SEAT_WIND_SHIFT) == (claim_seat - dealer) % 4
 
 
 def test_no_pong_or_kong_of_the_last_discard(mcr):
