@@ -1,5 +1,28 @@
-"""国标麻将 (MCR, the Mahjong Competition Rules): four seats on all 136 tiles and 8 flowers, chow from the
+"""国标 (MCR, the Mahjong Competition Rules): four seats on all 136 tiles and 8 flowers, chow from the
 seat on the left, an 8-fan minimum, seat and round winds across a 16-deal match. See docs/rules/mcr-table.md.
 
-The family is being built (issue 38): its table, engine, players and switches are here; the registry line
-and the rest of the checklist (docs/layout.md#adding-a-family) come with the remaining modules."""
+Two modules of the checklist (docs/layout.md#adding-a-family) are still missing: the step environment
+(``environment``) and the expected-value player (``ev``); the family's ``environment`` and ``ev`` are None
+until they come, so `mjsim` offers no environment and no `ev` at this table."""
+
+from pathlib import Path
+
+from sim.mcr import (
+    engine,
+    event_log,
+    money,
+    numba_helpers,
+    observation,
+    players,
+    replay_report,
+    scoring,
+    switches,
+)
+from sim.players.family import Family
+
+FAMILY = Family(
+    name="mcr", title="国标", rulesets=("mcr",),
+    engine=engine, players=players, report=replay_report, scoring=scoring, money=money, event_log=event_log,
+    observation=observation, environment=None, ev=None, numba_helpers=numba_helpers, switches=switches,
+    rooms_file=Path(__file__).parent / "rooms.toml", currency="points",
+)

@@ -21,7 +21,9 @@ needs ``min_fan`` fans (flowers aside). F = fan total + flowers: a discarder (or
 base + F and each other seat base; a self-draw is paid base + F by each other seat.
 
 A deal is a resumable state machine (section "the state machine", as in the other engines): it stops at each
-decision of a seat that has a choice, which the built-in players answer inside the loop.
+decision of a seat that has a choice, which the built-in players answer inside the loop, and user players
+(``sim.players.user_players``: a Python class, an ``exec:`` program or a numba function, seen through
+``sim.mcr.observation``) answer through the loop of section "user players".
 
 Each deal leaves an event log (code, seat, tile, amount; row 0 holds the count): first the shuffled wall
 (one row per tile, position 0 first: the deal and the draws take it from 0 up, replacements from the last
@@ -33,10 +35,11 @@ every built-in decision one of ``legal_actions``; the win complete and at the mi
 records the first violation per deal.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from numba import njit
+from numba.core.errors import TypingError
 
 from kernels.fan_ids import (
     FOURTH_TILE_FLAG,
@@ -57,7 +60,7 @@ from kernels.tiles import (
     N_FLOWERS,
     N_KINDS,
 )
-from sim.core import event_logs
+from sim.core import event_logs, win_chances
 from sim.core.actions import (
     ADDED_KONG,
     CHOW,
@@ -78,7 +81,9 @@ from sim.core.actions import (
 from sim.core.deal_rules import Rules, deal_rules
 from sim.core.event_logs import DealLog
 from sim.core.random_streams import shuffle_in_place, stream_state
+from sim.core.worker_processes import engine_status
 from sim.mcr import players as players_module
+from sim.mcr.observation import Observation, new_seen_work, numba_observation
 from sim.mcr.table import (
     ACTOR,
     BASE,
@@ -112,6 +117,7 @@ from sim.mcr.table import (
     chow_legal,
     is_legal,
     is_winning_shape,
+    legal_actions,
     new_state,
     new_work,
     note_discard,
@@ -123,8 +129,31 @@ from sim.mcr.table import (
     wall_left,
 )
 from sim.mcr.win_value import NOT_A_WIN, copy_fans, score_win
+from sim.players.numba_players import MAX_NUMBA_PARAMETERS
 from sim.players.player_text import PlayerError, split_players
-from sim.players.seating import SeatedPlayers, seat_texts
+from sim.players.player_view import new_player_view
+from sim.players.seating import (
+    ASKING,
+    ILLEGAL_ANSWER,
+    ILLEGAL_CHANCE,
+    STATUS_ANSWER,
+    STATUS_DEAL,
+    STATUS_DECISION,
+    STATUS_ILLEGAL,
+    STATUS_SEAT,
+    SeatedPlayers,
+    UserTable,
+    ask_python,
+    check_answers,
+    is_numba,
+    no_numba_player,
+    numba_failure,
+    numba_functions,
+    offered,
+    seat_texts,
+    tell_deal_begins,
+)
+from sim.players.user_players import PlayerFailure
 
 DEALT, DEALT_TO_DEALER = 13, 14
 
@@ -138,22 +167,24 @@ STEP_OVER, STEP_DECIDE, STEP_TURN, STEP_ROB, STEP_CLAIM = range(5)
 NOT_WON, SELF_DRAWN, DISCARD_WIN, ROBBED_KONG = -1, 1, 2, 3
 WIN_TYPES = {SELF_DRAWN: "self_drawn", DISCARD_WIN: "discard", ROBBED_KONG: "robbed_kong"}
 
-# Record layout (int32 per deal): the deal's columns, then per-seat blocks of four columns.
+# Record layout (int32 per deal): the deal's columns, then per-seat blocks (one column a seat).
 # Deal: dealer, round_wind (0 east .. 3 north), winner (-1: exhausted), discarder (the seat that paid base + F
 # for a win on its discard or its robbed kong; -1 otherwise), win_type (-1, or 1 self-drawn, 2 discard, 3
 # robbed kong), fan_total (flowers aside), winner_flowers, turns, tiles_left, violation.
-# Per seat s: money_s (net, in the units of base), flowers_s, initial_shanten_s, melds_s.
+# Per seat s: money_s (net points: base and fans), flowers_s, initial_shanten_s, melds_s, and faulted_s (1 when
+# the seat's user player faulted in the deal: an exec: program that failed to answer, answered for it by
+# ``default_action``).
 DEAL_COLUMNS = (
     "dealer", "round_wind", "winner", "discarder", "win_type", "fan_total", "winner_flowers", "turns", "tiles_left",
     "violation",
 )
-SEAT_COLUMNS = ("money", "flowers", "initial_shanten", "melds")
+SEAT_COLUMNS = ("money", "flowers", "initial_shanten", "melds", "faulted")
 (
     R_DEALER, R_ROUND_WIND, R_WINNER, R_DISCARDER, R_WIN_TYPE, R_FAN_TOTAL, R_WINNER_FLOWERS, R_TURNS, R_TILES_LEFT,
     R_VIOLATION,
 ) = range(len(DEAL_COLUMNS))
-R_MONEY, R_FLOWERS, R_INITIAL_SHANTEN, R_MELDS = range(len(DEAL_COLUMNS), len(DEAL_COLUMNS) + SEATS * len(SEAT_COLUMNS),
-                                                       SEATS)
+R_MONEY, R_FLOWERS, R_INITIAL_SHANTEN, R_MELDS, R_FAULTED = range(
+    len(DEAL_COLUMNS), len(DEAL_COLUMNS) + SEATS * len(SEAT_COLUMNS), SEATS)
 RECORD_COLUMNS = DEAL_COLUMNS + tuple(f"{name}_{seat}" for name in SEAT_COLUMNS for seat in range(SEATS))
 RECORD_WIDTH = len(RECORD_COLUMNS)
 
@@ -175,12 +206,12 @@ MAX_EVENTS = 1_024
 
 (
     NO_VIOLATION, TILES_NOT_CONSERVED, COUNT_OUT_OF_RANGE, WRONG_HAND_SIZE, ILLEGAL_ACTION, WIN_NOT_COMPLETE,
-    WIN_BELOW_MINIMUM, FLOWERS_NOT_CONSERVED, MONEY_NOT_BALANCED, LOG_OVERFLOW,
-) = range(10)
+    WIN_BELOW_MINIMUM, FLOWERS_NOT_CONSERVED, MONEY_NOT_BALANCED, LOG_OVERFLOW, PLAYER_FAULT,
+) = range(11)
 VIOLATIONS = (
     "none", "tiles not conserved", "tile count out of range", "wrong hand size", "illegal action",
     "win on an incomplete hand", "win below the minimum fan", "flowers not conserved", "money not balanced",
-    "event log overflow",
+    "event log overflow", "player fault",
 )
 
 
@@ -653,8 +684,9 @@ def _builtin_action(kinds, parameters, state, rules, work):
 
 @njit(cache=True, _nrt=False)
 def default_action(state, rules, work):
-    """The validating mode's stand-in for an illegal built-in decision: pass on another seat's tile, and on a
-    turn throw the tile just drawn (else the first tile held)."""
+    """The safe answer the engine gives for a seat whose user player failed, and the validating mode's stand-in
+    for an illegal built-in decision: pass on another seat's tile, and on a turn throw the tile just drawn
+    (else the first tile held)."""
     table = state.table
     seat = table[ACTOR]
     if table[DECISION] != DECISION_TURN:
@@ -813,6 +845,152 @@ def apply(action, wall, rules, state, work, events, record, fans, validate):
     return play_to_user(action, wall, rules, kinds, parameters, state, work, events, record, fans, validate)
 
 
+@njit(cache=True, _nrt=False)
+def builtin_action(kinds, parameters, state, rules, work):
+    """The pending decision's answer by the actor's built-in heuristic."""
+    return _builtin_action(kinds, parameters, state, rules, work)
+
+
+# ------------------------------------------------------------------------------------- user players
+#
+# A seat whose kind is USER or NUMBA holds a user's player (sim.players.user_players, sim.players.numba_players),
+# asked at each of its decisions with a choice, its legal actions in work.legal. A NUMBA seat's function is
+# called inside the loop below. A USER seat is asked through Python (numba's object mode): `_UserTable` reads
+# the same state arrays, builds the seat's observation (sim.mcr.observation) and answers with an action code,
+# or -1 for the engine's safe default (a fault of an external program). `status` tells Python where the loop is
+# (deal, seat, decision), so that a failure can be named, and how a numba player failed.
+#
+# The loop exists twice around one inlined body, as in the other families: `_play_deals_asking`, cached, for
+# tables without numba players (every function is the stand-in `no_numba_player`), and `_play_deals_with_numba`,
+# which takes the distinct numba functions at the table (up to four) as arguments; numba makes a function part
+# of the type, so that one cannot be cached and is compiled in each process, only when a numba player sits at
+# the table.
+
+
+@njit(cache=True, inline="always")
+def _deals_asking(act0, act1, act2, act3, functions, user_parameters, asks_python, seed, first_deal, template, rules,
+                  kinds, parameters, state, work, view, validate, records, fans, events, wall, status, chances, log):
+    """The loop with user players: records.shape[0] deals from first_deal. A NUMBA seat s is answered by
+    function functions[s] of act0 .. act3 with parameters user_parameters[s], through its copies in `view`
+    (sim.players.player_view); a USER seat through Python. Every answer is checked against the engine's own
+    legal actions: the loop returns early, status[STATUS_ILLEGAL] set, at an illegal one. The chances of
+    winning the players report with their discards go to `chances` (sim.core.win_chances)."""
+    streams = work.streams
+    for row in range(records.shape[0]):
+        deal = first_deal + row
+        status[STATUS_DEAL], status[STATUS_SEAT], status[STATUS_DECISION] = deal, -1, -1
+        if asks_python:
+            tell_deal_begins(deal, row)
+        record = records[row]
+        _lay_out(deal, seed, template, wall)
+        _open_deal(deal, seed, wall, rules, state, work, events, record, fans[row], validate)
+        pending = play_to_user(NO_ANSWER, wall, rules, kinds, parameters, state, work, events, record, fans[row], validate)
+        while pending:
+            seat = state.table[ACTOR]
+            status[STATUS_SEAT], status[STATUS_DECISION] = seat, state.table[DECISION]
+            count = legal_actions(state, rules, work, work.legal)
+            win_chances.ask(chances)
+            if count == 1:  # no choice: the seat is not asked
+                action = work.legal[0]
+            elif kinds[seat] == NUMBA:
+                observation = numba_observation(seat, count, state, rules, work, view, chances.chance)
+                shown_parameters = view.parameters
+                for index in range(shown_parameters.shape[0]):
+                    shown_parameters[index] = user_parameters[seat, index]
+                function = functions[seat]
+                if function == 0:
+                    action, streams[seat] = act0(observation, shown_parameters, streams[seat])
+                elif function == 1:
+                    action, streams[seat] = act1(observation, shown_parameters, streams[seat])
+                elif function == 2:
+                    action, streams[seat] = act2(observation, shown_parameters, streams[seat])
+                else:
+                    action, streams[seat] = act3(observation, shown_parameters, streams[seat])
+                if not offered(action, work.legal, count):
+                    status[STATUS_ILLEGAL], status[STATUS_ANSWER] = ILLEGAL_ANSWER, action
+                    return
+            else:
+                action = ask_python(count)
+                if action < 0:
+                    _note(record, PLAYER_FAULT)
+                    record[R_FAULTED + seat] = 1
+                    action = default_action(state, rules, work)
+                elif not offered(action, work.legal, count):
+                    status[STATUS_ILLEGAL], status[STATUS_ANSWER] = ILLEGAL_ANSWER, action
+                    return
+            if win_chances.keep(chances, row, seat, action) != win_chances.KEPT:
+                status[STATUS_ILLEGAL] = ILLEGAL_CHANCE
+                return
+            pending = play_to_user(action, wall, rules, kinds, parameters, state, work, events, record, fans[row], validate)
+        event_logs.keep_events(events, log, row)
+
+
+# Both loops run without reference counting, as the state machine does.
+@njit(cache=True, _nrt=False)
+def _play_deals_asking(functions, user_parameters, seed, first_deal, template, rules, kinds, parameters, state, work,
+                       view, validate, records, fans, events, wall, status, chances, log):
+    """The batch with Python and exec: players (no numba player): cached, compiled once."""
+    _deals_asking(no_numba_player, no_numba_player, no_numba_player, no_numba_player, functions, user_parameters, True,
+                  seed, first_deal, template, rules, kinds, parameters, state, work, view, validate, records, fans,
+                  events, wall, status, chances, log)
+
+
+@njit(_nrt=False)
+def _play_deals_with_numba(act0, act1, act2, act3, functions, user_parameters, asks_python, seed, first_deal, template,
+                           rules, kinds, parameters, state, work, view, validate, records, fans, events, wall, status,
+                           chances, log):
+    """The batch with numba players among the seats (and maybe Python ones): compiled in each process, once per
+    set of distinct functions whatever seats they take (so a duel's rotations share it)."""
+    _deals_asking(act0, act1, act2, act3, functions, user_parameters, asks_python, seed, first_deal, template, rules,
+                  kinds, parameters, state, work, view, validate, records, fans, events, wall, status, chances, log)
+
+
+class _UserTable(UserTable):
+    """The batch being played with users' players (sim.players.seating), observed as an MCR seat observes."""
+
+    def observe(self, legal: list):
+        return Observation(self.state, legal, self.deal, self.ruleset)
+
+
+def _play_with_users(ruleset, players, seed, first, template, rules, work, validate, records, fans, events, wall,
+                     log) -> win_chances.WinChanceLog:
+    """Play the batch with user players among the seats; returns the chances of winning they reported."""
+    state = new_state()
+    status = engine_status()  # shared with the parent when this is a worker process (sim.core.worker_processes)
+    users = tuple(players.users)
+    acts, functions, user_parameters = numba_functions(users)
+    drawable = max(0, template.shape[0] - DEALT * SEATS - 1)
+    chances = win_chances.new_log(records.shape[0], win_chances.discards_bound(drawable, SEATS))
+    ASKING.table = _UserTable(ruleset, players.users, seed, state, work, chances, records)
+    view = new_player_view(new_state(), new_seen_work(), rules, MAX_NUMBA_PARAMETERS, copy_rules=bool(acts))
+    arguments = (np.uint64(seed), first, template, rules, players.kinds, players.parameters, state, work, view, validate,
+                 records, fans, events, wall, status, chances, log)
+    try:
+        if acts:
+            asks_python = any(user is not None and not is_numba(user) for user in users)
+            padded = (*acts, *[no_numba_player] * (SEATS - len(acts)))
+            _play_deals_with_numba(*padded, functions, user_parameters, asks_python, *arguments)
+        else:
+            _play_deals_asking(functions, user_parameters, *arguments)
+    except PlayerFailure:
+        raise
+    except TypingError as error:  # raised while compiling, before any deal: a function written for another table
+        texts = ", ".join(user.text for user in users if is_numba(user))
+        lines = [line.strip() for line in str(error).splitlines() if line.strip() and not line.startswith("Failed in")]
+        first_line = lines[0] if lines else type(error).__name__
+        raise PlayerError(f"{texts}: does not compile against the MCR observation "
+                          f"(sim.mcr.observation.NumbaObservation): {first_line}") from None
+    except Exception as error:
+        failure = numba_failure(users, status, error)
+        if failure is None:
+            raise
+        raise failure from None
+    finally:
+        ASKING.table = None
+    check_answers(users, status, chances)
+    return chances
+
+
 # ------------------------------------------------------------------------------------- public API
 
 
@@ -822,27 +1000,28 @@ class Players(SeatedPlayers):
 
     @classmethod
     def parse(cls, texts, seats: int | None = None, lenient: bool = False, users=None) -> "Players":
-        """From a list of player texts, or one string `A,B,C,D` (see ``split_players``); one per seat."""
+        """From a list of player texts, or one string `A,B,C,D` (see ``split_players``); one per seat: built-in
+        heuristics and user players (``sim.players.user_players``). `users`: user players already loaded, by
+        seat (None where there is none), reused for their texts; `lenient`: keys only other families'
+        heuristics take are dropped, not refused."""
         if isinstance(texts, str):
             texts = split_players(texts)
         if seats is not None and len(texts) != seats:
             raise PlayerError(f"this game takes {seats} players, not {len(texts)}")
         if len(texts) != SEATS:
             raise PlayerError(f"国标 (MCR) takes four players, not {len(texts)}")
-        unknown = [text for text in texts if text.strip().partition(":")[0].strip() not in players_module.NAMES]
-        if unknown:
-            raise PlayerError(f"{unknown[0].strip()!r}: the MCR table seats its built-in players only for now "
-                              f"({', '.join(players_module.NAMES)})")
         return cls(*seat_texts(texts, players_module, lambda text: players_module.parse_player(text, lenient), __name__,
                                (USER, NUMBA), users))
 
 
 def as_players(players) -> Players:
+    """Players from a string, a list of texts, a ``Players`` or another family's ``Players`` (whose canonical
+    texts are read again by this family's parser, other families' keys dropped, its user players kept)."""
     if isinstance(players, Players):
         return players
     if isinstance(players, (str, list, tuple)):
         return Players.parse(players)
-    return Players.parse(list(players.names), lenient=True)
+    return Players.parse(list(players.names), lenient=True, users=getattr(players, "users", None))
 
 
 def kernel_rules(ruleset) -> tuple[Rules, np.ndarray]:
@@ -865,19 +1044,21 @@ def kernel_rules(ruleset) -> tuple[Rules, np.ndarray]:
 
 @dataclass
 class McrRecords:
-    """One batch of deals: `columns` (name -> int32 array, RECORD_COLUMNS plus int64 `deal`) and `fans`
-    (deals x N_FANS uint8: the fans of the deal's win, zero when exhausted)."""
+    """One batch of deals: `columns` (name -> int32 array, RECORD_COLUMNS plus int64 `deal`), `fans`
+    (deals x N_FANS uint8: the fans of the deal's win, zero when exhausted) and `win_chances` (for each seat
+    holding a user player, ``win_chances_<seat>``: the chances of winning it reported with its discards, a
+    list per deal; sim.core.win_chances)."""
 
     columns: dict
     fans: np.ndarray
+    win_chances: dict = field(default_factory=dict)
     log: event_logs.BatchLog | None = None  # every deal's events, when asked for (sim.core.event_logs)
 
     def __len__(self):
         return self.fans.shape[0]
 
 
-def _run(ruleset, players, seed, first, n_deals, validate, keep_log=False):
-    seats = as_players(players)
+def _run(ruleset, seats, seed, first, n_deals, validate, keep_log=False):
     rules, template = kernel_rules(ruleset)
     work = new_work()
     records = np.zeros((n_deals, RECORD_WIDTH), np.int32)
@@ -885,9 +1066,16 @@ def _run(ruleset, players, seed, first, n_deals, validate, keep_log=False):
     events = np.zeros((MAX_EVENTS, 4), np.int32)
     wall = template.copy()
     log = event_logs.new_batch_log(n_deals, MAX_EVENTS, 4, np.int32) if keep_log else event_logs.no_batch_log(4, np.int32)
-    _play_deals(np.uint64(seed), first, template, rules, seats.kinds, seats.parameters, work, validate, records, fans,
-                events, wall, log)
-    return records, fans, events, wall, (event_logs.trimmed(log) if keep_log else None)
+    reports = {}
+    if seats.has_users:
+        chances = _play_with_users(ruleset, seats, seed, first, template, rules, work, validate, records, fans, events,
+                                   wall, log)
+        reporting = [seat for seat, user in enumerate(seats.users) if user is not None]
+        reports = win_chances.columns(chances, n_deals, reporting)
+    else:
+        _play_deals(np.uint64(seed), first, template, rules, seats.kinds, seats.parameters, work, validate, records,
+                    fans, events, wall, log)
+    return records, fans, events, wall, reports, (event_logs.trimmed(log) if keep_log else None)
 
 
 def _columns_of(records):
@@ -895,22 +1083,32 @@ def _columns_of(records):
 
 
 def play(ruleset, players, seed: int, n_deals: int, first_deal: int = 0, session_length: int = 0,
-         validate: bool = False, keep_log: bool = False) -> McrRecords:
+         validate: bool = False, keep_log: bool = False, luck: bool = False) -> McrRecords:
     """Play deals first_deal .. first_deal + n_deals - 1. MCR's dealer and winds follow the match (the deal
-    index), so `session_length` must be 0. With `keep_log`, the records carry every deal's events."""
+    index), so `session_length` must be 0. With `keep_log`, the records carry every deal's events. The luck
+    of the draws (`luck`, sim.core.draw_luck) is not measured at this table yet."""
     if session_length:
         raise ValueError("MCR deals follow the match's dealers and winds: session_length must be 0")
-    records, fans, _, _, log = _run(ruleset, players, seed, first_deal, n_deals, validate, keep_log)
+    if luck:
+        raise ValueError("the MCR engine does not measure the luck of the draws yet; play without it "
+                         "(duels and leagues: --no-variance-reduction)")
+    players = as_players(players)
+    if players.host is not None:
+        return players.host.call("play", ruleset, seed, n_deals, first_deal, session_length, validate, keep_log)
+    records, fans, _, _, reports, log = _run(ruleset, players, seed, first_deal, n_deals, validate, keep_log)
     columns = {"deal": np.arange(first_deal, first_deal + n_deals, dtype=np.int64)}
     columns.update(_columns_of(records))
-    return McrRecords(columns, fans, log)
+    return McrRecords(columns, fans, reports, log)
 
 
 def replay(ruleset, players, seed: int, deal: int, session_length: int = 0, validate: bool = False) -> DealLog:
     """Play one deal again and keep its log."""
     if session_length:
         raise ValueError("MCR deals follow the match's dealers and winds: session_length must be 0")
-    records, fans, events, wall, _ = _run(ruleset, players, seed, deal, 1, validate)
+    players = as_players(players)
+    if players.host is not None:
+        return players.host.call("replay", ruleset, seed, deal, session_length, validate)
+    records, fans, events, wall, _, _ = _run(ruleset, players, seed, deal, 1, validate)
     record = {"deal": deal, **{name: int(value) for name, value in _columns_of(records[-1]).items()}}
     rows = events[1 : events[0, 0] + 1]
     return DealLog(record, fans[-1].copy(), wall, rows[:, :3].copy(), rows[:, 3].copy())
