@@ -72,6 +72,8 @@ SETTING_MEANINGS = {
     "start_exchange": "起始换牌 (an assist of the 闯关 levels): after the deal the player (seat 0) exchanges tiles of its hand for out-of-play tiles in order",
     "pick_chance": "搓牌 (an assist): the chance, at each of the player's draws from the wall, that it takes a tile of its choice from the wall or the out-of-play tiles instead",
     "pung_offer_chance": "换刻子 (an assist): the chance, at each of the player's draws, that it is offered three copies of one kind for three tiles of its hand",
+    "base": "底分: the points every payer of a win pays besides the fans (the discarder, or each payer of a self-draw, adds fan total + flowers)",
+    "match_deals": "deals in a match: the dealer passes every deal, and the round wind changes every match_deals / 4 deals",
     "non_dealer_heavenly_ready": "when the non-dealer may declare 天听: `after_deal` (before its first draw) or `first_draw` (on its first draw, throwing the tile drawn)",
 }
 POINTS_ROWS = {
@@ -116,8 +118,12 @@ def settings_of(ruleset: Ruleset) -> dict:
     for key in schema.switches:
         if key in IDENTITY_KEYS:
             continue
-        # the 血战 table rules live in ruleset.xuezhan; seats, combine, cap and the 二人 switches on the Ruleset
-        holder = ruleset.xuezhan if ruleset.xuezhan is not None and hasattr(ruleset.xuezhan, key) else ruleset
+        # the 血战 table rules live in ruleset.xuezhan, a later family's in ruleset.family_switches; seats,
+        # combine, cap and the 二人 switches on the Ruleset
+        holder = ruleset
+        for switches in (ruleset.xuezhan, ruleset.family_switches):
+            if switches is not None and hasattr(switches, key):
+                holder = switches
         settings[key] = _switch_value(getattr(holder, key))
     for key, (_, default) in schema.optional_switches.items():
         if getattr(ruleset, key) != default:  # a file that leaves an optional switch out has its default

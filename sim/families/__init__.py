@@ -10,7 +10,7 @@ here). What a family provides is ``sim.players.family``; adding one is adding it
 from functools import cache
 from pathlib import Path
 
-from sim import erren, xuezhan
+from sim import erren, mcr, xuezhan
 from sim.core.rooms import RoomsError
 from sim.core.ruleset import load_ruleset
 from sim.players.family import Family
@@ -18,6 +18,7 @@ from sim.players.family import Family
 FAMILIES: dict[str, Family] = {family.name: family for family in (
     erren.FAMILY,
     xuezhan.FAMILY,
+    mcr.FAMILY,
 )}
 
 
@@ -64,4 +65,5 @@ def default_texts(ruleset) -> dict[str, str]:
     (what ``sim.players.player_text.players_label`` leaves out of a table's name)."""
     family = family_of(ruleset)
     names = [*family.players.NAMES, *family.players.NUMBA_PLAYERS]
-    return {name: family.engine.Players.parse([name, name], 2).names[0] for name in names}
+    seats = ruleset.players[0]  # a table the ruleset is played at: MCR seats four only
+    return {name: family.engine.Players.parse([name] * seats, seats).names[0] for name in names}
