@@ -40,6 +40,9 @@ def check_luck_measurable(ruleset, ruleset_text: str, variance_reduction: bool) 
     if variance_reduction and (ruleset.start_exchange or ruleset.pick_chance or ruleset.pung_offer_chance):
         raise UserError(f"{ruleset_text}'s assists choose the player's tiles, so the luck of its draws is not measured: "
                         "give --no-variance-reduction")
+    if variance_reduction and not getattr(family_of(ruleset).engine, "MEASURES_LUCK", True):
+        raise UserError(f"the {family_of(ruleset).title} engine ({ruleset_text}) does not measure the luck of the draws "
+                        "yet: give --no-variance-reduction")
 
 
 

@@ -1053,6 +1053,7 @@ class McrRecords:
     fans: np.ndarray
     win_chances: dict = field(default_factory=dict)
     log: event_logs.BatchLog | None = None  # every deal's events, when asked for (sim.core.event_logs)
+    luck: np.ndarray | None = None  # the luck of the draws: never measured at this table yet (MEASURES_LUCK)
 
     def __len__(self):
         return self.fans.shape[0]
@@ -1080,6 +1081,11 @@ def _run(ruleset, seats, seed, first, n_deals, validate, keep_log=False):
 
 def _columns_of(records):
     return {name: records[..., index] for index, name in enumerate(RECORD_COLUMNS)}
+
+
+# The luck of the draws (sim.core.draw_luck) is not measured at this table yet: duels and leagues play here
+# only without variance reduction (sim.commands.duels reads this).
+MEASURES_LUCK = False
 
 
 def play(ruleset, players, seed: int, n_deals: int, first_deal: int = 0, session_length: int = 0,
