@@ -77,7 +77,7 @@ SET_ROW = 14
 PAIR_COLUMN = 16
 CHOWS_COLUMN, PUNGS_COLUMN, TALLY_COLUMN = 20, 24, 28  # scratch: the reading's chow and pung codes, sorted; fan tallies
 SPLIT_COUNT_ROW = 15  # how many splits each suit has, in the reference's suit order (万, 条, 筒)
-MAX_SPLITS = 24  # more than any suit of 14 tiles has
+MAX_SPLITS = 4  # the most any suit of up to 14 tiles has (tests/kernels/test_mcr_fans.py counts them all)
 SPLIT_ROWS = 16  # row SPLIT_ROWS + MAX_SPLITS * suit + i: (order key, pair rank or -1, sets, then kind, rank per set)
 WORK_ROWS = SPLIT_ROWS + 3 * MAX_SPLITS + 1  # and a spare row a full suit's walk may write
 WORK_WIDTH = max(N_FANS, N_KINDS) + 8
@@ -93,7 +93,6 @@ for _rank in range(9):
 _REFERENCE_CODE[HONOR_START : HONOR_START + 4] = (0x41, 0x42, 0x43, 0x44)  # 东南西北
 _REFERENCE_CODE[HONOR_START + 4 : HONOR_START + 7] = (0x47, 0x46, 0x45)  # our 白发中 are its 白 (7), 发, 中 (5)
 REFERENCE_CODE = _REFERENCE_CODE
-SUIT_STARTS_BY_CODE = (0, 0, SOU_START, PIN_START)  # the first kind of code suit 1 万, 2 条, 3 筒
 WINDS_CODE, DRAGONS_CODE = 0x41, 0x45
 SET_CHOW, SET_PUNG = 1, 0
 
@@ -112,7 +111,6 @@ DRAGON_MASK = _mask(range(HONOR_START + 4, N_KINDS))
 GREEN_MASK = _mask([SOU_START + rank - 1 for rank in (2, 3, 4, 6, 8)] + [HONOR_START + 5])  # 23468条, 发
 REVERSIBLE_MASK = _mask([PIN_START + rank - 1 for rank in (1, 2, 3, 4, 5, 8, 9)]
                         + [SOU_START + rank - 1 for rank in (2, 4, 5, 6, 8, 9)] + [HONOR_START + 4])  # 白
-SUIT_MASKS = (_mask(range(0, 9)), _mask(range(PIN_START, PIN_START + 9)), _mask(range(SOU_START, SOU_START + 9)))
 ORPHANS_MASK = TERMINAL_MASK | HONOUR_MASK
 # The six 组合龙: (万, 筒, 条) ranks 147/258/369 in the reference's order (万 first, then 条, then 筒).
 KNITTED_RESIDUES = ((0, 2, 1), (0, 1, 2), (1, 2, 0), (1, 0, 2), (2, 1, 0), (2, 0, 1))  # 万, 筒, 条 of each
@@ -836,9 +834,9 @@ def _knitted_straight(work, standing_kinds, melds, n_melds, win, seat_wind, roun
                     count = work[WAIT_ROW, other]
                     if count == 3:
                         set_kind, set_first = MELD_PONG, other
-                    elif count == 1 and other < HONOR_START and other % 9 <= 6:
-                        if work[WAIT_ROW, other + 1] == 1 and work[WAIT_ROW, other + 2] == 1:
-                            set_kind, set_first = MELD_CHOW, other
+                    elif (count == 1 and other < HONOR_START and other % 9 <= 6
+                          and work[WAIT_ROW, other + 1] == 1 and work[WAIT_ROW, other + 2] == 1):
+                        set_kind, set_first = MELD_CHOW, other
                     if count > 0:
                         break  # the lowest tile left starts the set
                 if set_kind >= 0:
@@ -939,8 +937,10 @@ def _wind_fans(work, code, seat_wind, round_wind):
 def _suit_splits(work, start, slot, tiles, rank_sum):
     """Every way to split the suit at kinds start..start+8 into sets (and the pair, if its size is 2 mod
     3), written to the split rows of `slot` in the reference's order (sets sorted by rank, a pung before a
-    chow of the same rank, compared in turn). Returns how many."""
+    chow of the same rank, compared in turn). Returns how many there are; the rows hold MAX_SPLITS, which
+    no suit exceeds."""
     n_splits = 0
+    found = 0
     has_pair = tiles % 3 == 2
     pair_rank = (2 * rank_sum) % 3 if has_pair else -1
     while pair_rank < 9:
@@ -983,6 +983,7 @@ def _suit_splits(work, start, slot, tiles, rank_sum):
                         work[row, 3 + 2 * n_sets] = SET_CHOW
                         work[row, 4 + 2 * n_sets] = rank
                         n_sets += 1
+                found += valid and (choice >> branch) == 0
                 if valid and (choice >> branch) == 0 and n_splits < MAX_SPLITS:
                     key = 0  # sets are written by rank, a pung before chows: already in the reference's order
                     for index in range(n_sets):
@@ -1006,7 +1007,7 @@ def _suit_splits(work, start, slot, tiles, rank_sum):
         if pair_rank < 0:
             break
         pair_rank += 3
-    return n_splits
+    return found
 
 
 @njit(cache=True, _nrt=False)
@@ -1101,14 +1102,13 @@ def _regular_fans(work, n_melds, self_drawn, win_code, hog_kinds, seat_wind, rou
     if n_chows == 4:
         if _is_numbered(pair):
             _put(work, Fan.ALL_CHOWS, 1)
-    elif work[FANS_ROW, Fan.TWO_DRAGON_PUNGS] > 0:
+    elif work[FANS_ROW, Fan.TWO_DRAGON_PUNGS] > 0:  # then the reference looks no further
         if pair >= DRAGONS_CODE:
             _put(work, Fan.LITTLE_THREE_DRAGONS, 1)
             work[FANS_ROW, Fan.TWO_DRAGON_PUNGS] = 0
-    elif work[FANS_ROW, Fan.BIG_THREE_WINDS] > 0:
-        if WINDS_CODE <= pair < DRAGONS_CODE:
-            _put(work, Fan.LITTLE_FOUR_WINDS, 1)
-            work[FANS_ROW, Fan.BIG_THREE_WINDS] = 0
+    elif work[FANS_ROW, Fan.BIG_THREE_WINDS] > 0 and WINDS_CODE <= pair < DRAGONS_CODE:
+        _put(work, Fan.LITTLE_FOUR_WINDS, 1)
+        work[FANS_ROW, Fan.BIG_THREE_WINDS] = 0
     # what every set and the pair share
     if terminal_sets == 5:
         _put(work, Fan.OUTSIDE_HAND, 1)
@@ -1215,7 +1215,7 @@ def _regular_readings(work, melds, n_melds, win, self_drawn, hog_kinds, seat_win
             work[SPLIT_ROWS + MAX_SPLITS * slot, 2] = 0
             work[SPLIT_COUNT_ROW, slot] = 1
         else:
-            work[SPLIT_COUNT_ROW, slot] = _suit_splits(work, start, slot, tiles, rank_sum)
+            work[SPLIT_COUNT_ROW, slot] = min(MAX_SPLITS, _suit_splits(work, start, slot, tiles, rank_sum))
             if work[SPLIT_COUNT_ROW, slot] == 0:
                 return best_total
     if pairs != 1:

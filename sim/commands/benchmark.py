@@ -286,9 +286,9 @@ def fan_rates(n_hands: int, n_reference: int, seed: int) -> dict:
         score_many(*(column[:10] for column in hands.kernel_arrays()), *arrays)  # compile or load from cache
         found["rulesets"][ruleset_id] = _rate(lambda: _score_many(*hands.kernel_arrays(), *arrays, suit, counts, totals), n_hands)
     # MCR's three-suit evaluator on the same hands (east seat, east round): the goal is within 1.5x of erren's
-    arrays = mcr_fan_ruleset().kernel_arrays()
-    score_all_suits(*(column[:10] for column in hands.kernel_arrays()), *arrays)
-    found["three_suits"] = _rate(lambda: _score_all_suits(*hands.kernel_arrays(), *arrays, counts, totals), n_hands)
+    mcr_arrays = mcr_fan_ruleset().kernel_arrays()
+    score_all_suits(*(column[:10] for column in hands.kernel_arrays()), *mcr_arrays)
+    found["three_suits"] = _rate(lambda: _score_all_suits(*hands.kernel_arrays(), *mcr_arrays, counts, totals), n_hands)
     try:
         from MahjongGB import MahjongFanCalculator
     except ImportError:

@@ -7,7 +7,12 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
-from kernels.fan_ids import CONTEXT_FLAG_BITS, ROUND_WIND_SHIFT, SEAT_WIND_SHIFT, WIND_NAMES
+from kernels.fan_ids import (
+    CONTEXT_FLAG_BITS,
+    ROUND_WIND_SHIFT,
+    SEAT_WIND_SHIFT,
+    WIND_NAMES,
+)
 from kernels.tiles import COPIES_PER_KIND, N_KINDS, TILE_SETS
 from sim.core.batch_text import BatchLineError, parse_line
 from sim.core.notation import (

@@ -11,11 +11,17 @@ from collections import Counter
 import numpy as np
 import pytest
 from MahjongGB import MahjongFanCalculator
+from numba import njit
 
 from kernels.fan_ids import ROUND_WIND_SHIFT, SEAT_WIND_SHIFT, WIND_NAMES, Fan
+from kernels.fans import mcr_all_suits
 from kernels.fans.mcr_all_suits import NOT_A_WIN, score_many
 from kernels.tiles import N_KINDS
-from sim.commands.benchmark import mcr_fan_ruleset, mcr_reference_fans, pymahjonggb_arguments
+from sim.commands.benchmark import (
+    mcr_fan_ruleset,
+    mcr_reference_fans,
+    pymahjonggb_arguments,
+)
 from sim.core.hand_generator import WinningHands
 from sim.core.notation import parse_hand, parse_tile
 from sim.core.win_context import WinContext
@@ -236,3 +242,23 @@ def test_the_evaluator_scores_a_hand_the_same_in_a_batch_and_alone(ruleset):
         alone_counts, alone_totals = score_many(*row.kernel_arrays(), *ruleset.kernel_arrays())
         assert totals[index] == alone_totals[0] and (counts[index] == alone_counts[0]).all()
     assert Counter(int(total) for total in totals)  # not all empty
+
+
+@njit
+def _most_splits(work):
+    """The most ways any suit of 1-14 tiles (a size of 0 or 2 mod 3) splits into sets and at most a pair."""
+    most = 0
+    for index in range(5**9):
+        rest, tiles, rank_sum = index, 0, 0
+        for rank in range(9):
+            work[mcr_all_suits.STANDING_ROW, rank] = rest % 5
+            tiles += rest % 5
+            rank_sum += rank * (rest % 5)
+            rest //= 5
+        if 0 < tiles <= 14 and tiles % 3 != 1:
+            most = max(most, mcr_all_suits._suit_splits(work, 0, 2, tiles, rank_sum))
+    return most
+
+
+def test_no_suit_splits_more_ways_than_the_work_array_holds():
+    assert _most_splits(mcr_all_suits.new_work()) == mcr_all_suits.MAX_SPLITS
