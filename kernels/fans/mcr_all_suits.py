@@ -77,7 +77,7 @@ SET_ROW = 14
 PAIR_COLUMN = 16
 CHOWS_COLUMN, PUNGS_COLUMN, TALLY_COLUMN = 20, 24, 28  # scratch: the reading's chow and pung codes, sorted; fan tallies
 SPLIT_COUNT_ROW = 15  # how many splits each suit has, in the reference's suit order (万, 条, 筒)
-MAX_SPLITS = 24  # more than any suit of 14 tiles has
+MAX_SPLITS = 4  # the most any suit of up to 14 tiles has (tests/kernels/test_mcr_fans.py counts them all)
 SPLIT_ROWS = 16  # row SPLIT_ROWS + MAX_SPLITS * suit + i: (order key, pair rank or -1, sets, then kind, rank per set)
 WORK_ROWS = SPLIT_ROWS + 3 * MAX_SPLITS + 1  # and a spare row a full suit's walk may write
 WORK_WIDTH = max(N_FANS, N_KINDS) + 8
@@ -93,7 +93,6 @@ for _rank in range(9):
 _REFERENCE_CODE[HONOR_START : HONOR_START + 4] = (0x41, 0x42, 0x43, 0x44)  # 东南西北
 _REFERENCE_CODE[HONOR_START + 4 : HONOR_START + 7] = (0x47, 0x46, 0x45)  # our 白发中 are its 白 (7), 发, 中 (5)
 REFERENCE_CODE = _REFERENCE_CODE
-SUIT_STARTS_BY_CODE = (0, 0, SOU_START, PIN_START)  # the first kind of code suit 1 万, 2 条, 3 筒
 WINDS_CODE, DRAGONS_CODE = 0x41, 0x45
 SET_CHOW, SET_PUNG = 1, 0
 
@@ -112,7 +111,6 @@ DRAGON_MASK = _mask(range(HONOR_START + 4, N_KINDS))
 GREEN_MASK = _mask([SOU_START + rank - 1 for rank in (2, 3, 4, 6, 8)] + [HONOR_START + 5])  # 23468条, 发
 REVERSIBLE_MASK = _mask([PIN_START + rank - 1 for rank in (1, 2, 3, 4, 5, 8, 9)]
                         + [SOU_START + rank - 1 for rank in (2, 4, 5, 6, 8, 9)] + [HONOR_START + 4])  # 白
-SUIT_MASKS = (_mask(range(0, 9)), _mask(range(PIN_START, PIN_START + 9)), _mask(range(SOU_START, SOU_START + 9)))
 ORPHANS_MASK = TERMINAL_MASK | HONOUR_MASK
 # The six 组合龙: (万, 筒, 条) ranks 147/258/369 in the reference's order (万 first, then 条, then 筒).
 KNITTED_RESIDUES = ((0, 2, 1), (0, 1, 2), (1, 2, 0), (1, 0, 2), (2, 1, 0), (2, 0, 1))  # 万, 筒, 条 of each
@@ -190,6 +188,15 @@ def _consecutive(a, b, c):
 @njit(cache=True, inline="always", _nrt=False)
 def _three_suits(a, b, c):
     return _suit(a) != _suit(b) and _suit(a) != _suit(c) and _suit(b) != _suit(c)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _bit_count(bits):
+    count = 0
+    while bits:
+        bits &= bits - 1
+        count += 1
+    return count
 
 
 # ------------------------------------------------------------------------------- chow combinations
@@ -548,6 +555,8 @@ def _suit_fits(work, row, start):
     for rank in range(9):
         tiles += work[row, start + rank]
         rank_sum += rank * work[row, start + rank]
+    if tiles == 0:
+        return 0
     if tiles % 3 == 1:
         return -1
     if tiles % 3 == 0:
@@ -591,10 +600,10 @@ def _group_fits(work, row, group):
 
 
 @njit(cache=True, _nrt=False)
-def _unique_wait(work, seven_pairs):
-    """Whether the tiles at WAIT_ROW (the hand before the win) wait on exactly one kind, as the reference
-    judges it: the kinds that make four sets and a pair, a fifth copy allowed, and with `seven_pairs` the
-    one that makes 七对."""
+def _unique_wait(work, win, seven_pairs):
+    """Whether the tiles at WAIT_ROW (the hand before the win on `win`) wait on exactly one kind, as the
+    reference judges it: the kinds that make four sets and a pair, a fifth copy allowed, and with
+    `seven_pairs` the one that makes 七对."""
     for group in range(4):  # how each group fits before the wait is added (cells past the suit counts)
         work[CHECK_ROW, FITS_COLUMN + group] = _group_fits(work, WAIT_ROW, group)
     odd_kind = -1
@@ -606,32 +615,49 @@ def _unique_wait(work, seven_pairs):
                 odd_kind = kind
         if odd_kinds != 1:
             odd_kind = -1
-    waits = 0
-    for kind in range(N_KINDS):
-        group = 3 if kind >= HONOR_START else kind // 9
-        if work[WAIT_ROW, kind] == 0:
-            if group == 3:
-                continue
-            start = 9 * group
-            near = False  # a numbered kind only completes a shape within two ranks of a held tile
-            for other in range(max(start, kind - 2), min(start + 9, kind + 3)):
-                near = near or work[WAIT_ROW, other] > 0
-            if not near:
-                continue
-        work[WAIT_ROW, kind] += 1
-        fit = _group_fits(work, WAIT_ROW, group)
-        work[WAIT_ROW, kind] -= 1
-        complete = fit >= 0
-        pairs = fit
-        for other in range(4):
-            if other != group:
-                complete = complete and work[CHECK_ROW, FITS_COLUMN + other] >= 0
-                pairs += work[CHECK_ROW, FITS_COLUMN + other]
-        if (complete and pairs == 1) or kind == odd_kind:
-            waits += 1
-            if waits > 1:
+    # The winning tile is one wait (the hand is complete with it); any other ends the search. Kinds of the
+    # winning tile's group first, nearest first, where a second wait most often is.
+    win_group = 3 if win >= HONOR_START else win // 9
+    start, size = (HONOR_START, 7) if win_group == 3 else (9 * win_group, 9)
+    for distance in range(1, size):
+        for kind in (win - distance, win + distance):
+            if start <= kind < start + size and _is_wait(work, kind, win_group, odd_kind):
                 return False
-    return waits == 1
+    if work[CHECK_ROW, FITS_COLUMN + win_group] < 0 and odd_kind < 0:
+        return True  # without the winning tile its group fits no hand: no tile of another group completes one
+    for kind in range(N_KINDS):  # the other groups
+        group = 3 if kind >= HONOR_START else kind // 9
+        if group != win_group and _is_wait(work, kind, group, odd_kind):
+            return False
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def _is_wait(work, kind, group, odd_kind):
+    """Whether `kind` added to WAIT_ROW completes a regular hand (or is the 七对 wait `odd_kind`)."""
+    if kind == odd_kind:
+        return True
+    if work[WAIT_ROW, kind] == 0:
+        if group == 3:
+            return False
+        start = 9 * group
+        near = False  # a numbered kind only completes a shape within two ranks of a held tile
+        for other in range(max(start, kind - 2), min(start + 9, kind + 3)):
+            near = near or work[WAIT_ROW, other] > 0
+        if not near:
+            return False
+    work[WAIT_ROW, kind] += 1
+    fit = _group_fits(work, WAIT_ROW, group)
+    work[WAIT_ROW, kind] -= 1
+    if fit < 0:
+        return False
+    pairs = fit
+    for other in range(4):
+        if other != group:
+            if work[CHECK_ROW, FITS_COLUMN + other] < 0:
+                return False
+            pairs += work[CHECK_ROW, FITS_COLUMN + other]
+    return pairs == 1
 
 
 # ------------------------------------------------------------------------------- hand-wide fans
@@ -668,16 +694,6 @@ def _context_fans(work, n_melds, melds, win, flags, flowers):
         _put(work, Fan.MELDED_HAND, 1)
     if flowers > 0:
         _put(work, Fan.FLOWER_TILES, flowers)
-
-
-@njit(cache=True, _nrt=False)
-def _held_kinds(work):
-    """Bit k: the hand holds kind k, concealed or in a meld."""
-    held = 0
-    for kind in range(N_KINDS):
-        if work[STANDING_ROW, kind] + work[MELD_TILES_ROW, kind] > 0:
-            held |= 1 << kind
-    return held
 
 
 @njit(cache=True, _nrt=False)
@@ -735,20 +751,19 @@ def _start_reading(work, row, list_row):
 
 
 @njit(cache=True, _nrt=False)
-def _knitted_residues(work, row, first_only):
-    """The index in KNITTED_RESIDUES of the 组合龙 whose tiles `row` holds (every one of its nine with
-    `first_only` False, at least one each otherwise: no other numbered tile), or -1."""
+def _knitted_residues(standing_kinds, inside_only):
+    """The index in KNITTED_RESIDUES of the 组合龙 whose nine tiles the hand holds (`standing_kinds`: bit k
+    for each kind the concealed tiles hold), or with `inside_only` the one that holds every numbered tile
+    held (全不靠); -1 if none."""
     for index in range(6):
         fits = True
         for suit in range(3):
-            residue = KNITTED_RESIDUES[index][suit]
-            for rank in range(9):
-                count = work[row, 9 * suit + rank]
-                if rank % 3 == residue:
-                    if not first_only and count == 0:
-                        fits = False
-                elif first_only and count > 0:
-                    fits = False
+            ranks = (standing_kinds >> (9 * suit)) & 0x1FF
+            knitted = 0b001001001 << KNITTED_RESIDUES[index][suit]  # ranks r, r + 3, r + 6
+            if inside_only:
+                fits = fits and ranks & ~knitted == 0
+            else:
+                fits = fits and ranks & knitted == knitted
         if fits:
             return index
     return -1
@@ -779,17 +794,11 @@ def _seven_pairs(work, win, hog_kinds, seat_wind, round_wind, values, priority, 
 
 
 @njit(cache=True, _nrt=False)
-def _knitted_tiles(work):
-    """全不靠 or 七星不靠 (False if neither): fourteen different kinds, the numbered ones inside one 组合龙."""
-    kinds = 0
-    numbered = 0
-    for kind in range(N_KINDS):
-        count = work[STANDING_ROW, kind]
-        if count > 1:
-            return False
-        kinds += count
-        numbered += count if kind < HONOR_START else 0
-    if kinds != 14 or numbered < 7 or numbered > 9 or _knitted_residues(work, STANDING_ROW, True) < 0:
+def _knitted_tiles(work, standing_kinds):
+    """全不靠 or 七星不靠 (False if neither): fourteen different kinds (the caller checks), the numbered ones
+    inside one 组合龙."""
+    numbered = _bit_count(standing_kinds & ~HONOUR_MASK)
+    if numbered < 7 or numbered > 9 or _knitted_residues(standing_kinds, True) < 0:
         return False
     _put(work, Fan.GREATER_HONORS_AND_KNITTED_TILES if numbered == 7 else Fan.LESSER_HONORS_AND_KNITTED_TILES, 1)
     if numbered == 9:
@@ -798,11 +807,11 @@ def _knitted_tiles(work):
 
 
 @njit(cache=True, _nrt=False)
-def _knitted_straight(work, melds, n_melds, win, seat_wind, round_wind, values, priority, exclusion_start,
-                      exclusion_target):
+def _knitted_straight(work, standing_kinds, melds, n_melds, win, seat_wind, round_wind, values, priority,
+                      exclusion_start, exclusion_target):
     """组合龙 with a fourth set and a pair (the fourth set may be the one meld); NOT_A_WIN if the hand is
     not one."""
-    index = _knitted_residues(work, STANDING_ROW, False)
+    index = _knitted_residues(standing_kinds, False)
     if index < 0:
         return NOT_A_WIN
     for kind in range(N_KINDS):  # the rest: the fourth set (unless a meld) and the pair
@@ -825,9 +834,9 @@ def _knitted_straight(work, melds, n_melds, win, seat_wind, round_wind, values, 
                     count = work[WAIT_ROW, other]
                     if count == 3:
                         set_kind, set_first = MELD_PONG, other
-                    elif count == 1 and other < HONOR_START and other % 9 <= 6:
-                        if work[WAIT_ROW, other + 1] == 1 and work[WAIT_ROW, other + 2] == 1:
-                            set_kind, set_first = MELD_CHOW, other
+                    elif (count == 1 and other < HONOR_START and other % 9 <= 6
+                          and work[WAIT_ROW, other + 1] == 1 and work[WAIT_ROW, other + 2] == 1):
+                        set_kind, set_first = MELD_CHOW, other
                     if count > 0:
                         break  # the lowest tile left starts the set
                 if set_kind >= 0:
@@ -882,7 +891,7 @@ def _knitted_straight(work, melds, n_melds, win, seat_wind, round_wind, values, 
     if n_melds == 0:
         if work[WAIT_ROW, win] > 0:
             work[WAIT_ROW, win] -= 1
-            if _unique_wait(work, False):
+            if _unique_wait(work, win, False):
                 middle = work[SET_ROW, 1]
                 win_code = REFERENCE_CODE[win]
                 if set_kind == MELD_CHOW and (middle + 1 == win_code or middle - 1 == win_code):
@@ -905,14 +914,11 @@ def _nine_gates(work, win):
     if win >= HONOR_START:
         return 0
     start = 9 * (win // 9)
-    tiles = 0
-    for kind in range(N_KINDS):
-        tiles += work[STANDING_ROW, kind]
-    for rank in range(9):
+    for rank in range(9):  # 14 of the suit's tiles: the hand holds no other (the caller checked the count)
         expected = NINE_GATES_BASE[rank] + (1 if start + rank == win else 0)
         if work[STANDING_ROW, start + rank] != expected:
             return 0
-    return win - start + 1 if tiles == 14 else 0
+    return win - start + 1
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -931,8 +937,10 @@ def _wind_fans(work, code, seat_wind, round_wind):
 def _suit_splits(work, start, slot, tiles, rank_sum):
     """Every way to split the suit at kinds start..start+8 into sets (and the pair, if its size is 2 mod
     3), written to the split rows of `slot` in the reference's order (sets sorted by rank, a pung before a
-    chow of the same rank, compared in turn). Returns how many."""
+    chow of the same rank, compared in turn). Returns how many there are; the rows hold MAX_SPLITS, which
+    no suit exceeds."""
     n_splits = 0
+    found = 0
     has_pair = tiles % 3 == 2
     pair_rank = (2 * rank_sum) % 3 if has_pair else -1
     while pair_rank < 9:
@@ -975,6 +983,7 @@ def _suit_splits(work, start, slot, tiles, rank_sum):
                         work[row, 3 + 2 * n_sets] = SET_CHOW
                         work[row, 4 + 2 * n_sets] = rank
                         n_sets += 1
+                found += valid and (choice >> branch) == 0
                 if valid and (choice >> branch) == 0 and n_splits < MAX_SPLITS:
                     key = 0  # sets are written by rank, a pung before chows: already in the reference's order
                     for index in range(n_sets):
@@ -998,7 +1007,7 @@ def _suit_splits(work, start, slot, tiles, rank_sum):
         if pair_rank < 0:
             break
         pair_rank += 3
-    return n_splits
+    return found
 
 
 @njit(cache=True, _nrt=False)
@@ -1093,14 +1102,13 @@ def _regular_fans(work, n_melds, self_drawn, win_code, hog_kinds, seat_wind, rou
     if n_chows == 4:
         if _is_numbered(pair):
             _put(work, Fan.ALL_CHOWS, 1)
-    elif work[FANS_ROW, Fan.TWO_DRAGON_PUNGS] > 0:
+    elif work[FANS_ROW, Fan.TWO_DRAGON_PUNGS] > 0:  # then the reference looks no further
         if pair >= DRAGONS_CODE:
             _put(work, Fan.LITTLE_THREE_DRAGONS, 1)
             work[FANS_ROW, Fan.TWO_DRAGON_PUNGS] = 0
-    elif work[FANS_ROW, Fan.BIG_THREE_WINDS] > 0:
-        if WINDS_CODE <= pair < DRAGONS_CODE:
-            _put(work, Fan.LITTLE_FOUR_WINDS, 1)
-            work[FANS_ROW, Fan.BIG_THREE_WINDS] = 0
+    elif work[FANS_ROW, Fan.BIG_THREE_WINDS] > 0 and WINDS_CODE <= pair < DRAGONS_CODE:
+        _put(work, Fan.LITTLE_FOUR_WINDS, 1)
+        work[FANS_ROW, Fan.BIG_THREE_WINDS] = 0
     # what every set and the pair share
     if terminal_sets == 5:
         _put(work, Fan.OUTSIDE_HAND, 1)
@@ -1207,7 +1215,7 @@ def _regular_readings(work, melds, n_melds, win, self_drawn, hog_kinds, seat_win
             work[SPLIT_ROWS + MAX_SPLITS * slot, 2] = 0
             work[SPLIT_COUNT_ROW, slot] = 1
         else:
-            work[SPLIT_COUNT_ROW, slot] = _suit_splits(work, start, slot, tiles, rank_sum)
+            work[SPLIT_COUNT_ROW, slot] = min(MAX_SPLITS, _suit_splits(work, start, slot, tiles, rank_sum))
             if work[SPLIT_COUNT_ROW, slot] == 0:
                 return best_total
     if pairs != 1:
@@ -1243,7 +1251,7 @@ def _regular_readings(work, melds, n_melds, win, self_drawn, hog_kinds, seat_win
                         for kind in range(N_KINDS):
                             work[WAIT_ROW, kind] = work[STANDING_ROW, kind]
                         work[WAIT_ROW, win] -= 1
-                        unique_wait = 1 if _unique_wait(work, n_melds == 0) else 0
+                        unique_wait = 1 if _unique_wait(work, win, n_melds == 0) else 0
                     if unique_wait == 1:
                         _put(work, Fan.EDGE_WAIT if where & 1 else (Fan.CLOSED_WAIT if where & 2 else Fan.SINGLE_WAIT), 1)
                 total = _finish_reading(work, 4, seat_wind, round_wind, values, priority, exclusion_start, exclusion_target)
@@ -1269,10 +1277,10 @@ def score_hand_all_suits(concealed, melds, n_melds, win, flags, flowers, values,
         work[MELD_TILES_ROW, kind] = 0
         tiles += concealed[kind]
     work[STANDING_ROW, win] += 1
-    _clear_fans(work, FANS_ROW, FANS_LIST_ROW)
-    _clear_fans(work, BEST_ROW, BEST_LIST_ROW)
     if tiles + 3 * n_melds != 13:
         return NOT_A_WIN
+    _clear_fans(work, FANS_ROW, FANS_LIST_ROW)
+    _clear_fans(work, BEST_ROW, BEST_LIST_ROW)
     for index in range(n_melds):
         kind, first = melds[index, 0], melds[index, 1]
         if kind == MELD_CHOW:
@@ -1286,14 +1294,23 @@ def score_hand_all_suits(concealed, melds, n_melds, win, flags, flowers, values,
     round_wind = (flags >> ROUND_WIND_SHIFT) & WIND_FIELD_MASK
     _context_fans(work, n_melds, melds, win, flags, flowers)
     _copy_fans(work, FANS_ROW, FANS_LIST_ROW, CONTEXT_ROW, CONTEXT_LIST_ROW)
-    held = _held_kinds(work)
-    _trait_fans(work, held)
-    _copy_fans(work, FANS_ROW, FANS_LIST_ROW, TRAITS_ROW, TRAITS_LIST_ROW)
+    held = 0  # bit k: the hand holds kind k, concealed or in a meld
+    standing_kinds = 0  # bit k: the concealed tiles hold kind k
     hog_kinds = 0
     odd_kinds = 0
+    most = 0
     for kind in range(N_KINDS):
-        hog_kinds += work[STANDING_ROW, kind] + work[MELD_TILES_ROW, kind] == 4
-        odd_kinds += work[STANDING_ROW, kind] & 1
+        standing = work[STANDING_ROW, kind]
+        in_all = standing + work[MELD_TILES_ROW, kind]
+        if in_all > 0:
+            held |= 1 << kind
+            if standing > 0:
+                standing_kinds |= 1 << kind
+                most = max(most, standing)
+        hog_kinds += in_all == 4
+        odd_kinds += standing & 1
+    _trait_fans(work, held)
+    _copy_fans(work, FANS_ROW, FANS_LIST_ROW, TRAITS_ROW, TRAITS_LIST_ROW)
 
     best_total = NOT_A_WIN
     after_seven_pairs = False
@@ -1310,13 +1327,13 @@ def score_hand_all_suits(concealed, melds, n_melds, win, flags, flowers, values,
             irregular = held == ORPHANS_MASK
             if irregular:
                 _put(work, Fan.THIRTEEN_ORPHANS, 1)
-            else:
-                irregular = _knitted_tiles(work)
+            elif most == 1:
+                irregular = _knitted_tiles(work, standing_kinds)
             if irregular:
                 total = _finish_reading(work, 0, seat_wind, round_wind, values, priority, exclusion_start, exclusion_target)
                 return _keep_best(work, total)
     if n_melds <= 1 and not after_seven_pairs:
-        total = _knitted_straight(work, melds, n_melds, win, seat_wind, round_wind, values, priority,
+        total = _knitted_straight(work, standing_kinds, melds, n_melds, win, seat_wind, round_wind, values, priority,
                                   exclusion_start, exclusion_target)
         if total != NOT_A_WIN:
             return _keep_best(work, total)

@@ -21,7 +21,14 @@ from kernels.fan_ids import (
     SEAT_WIND_SHIFT,
     SELF_DRAWN_FLAG,
 )
-from kernels.tiles import HONOR_START, MELD_CHOW, MELD_CONCEALED_KONG, MELD_KONG, MELD_PONG, N_KINDS
+from kernels.tiles import (
+    HONOR_START,
+    MELD_CHOW,
+    MELD_CONCEALED_KONG,
+    MELD_KONG,
+    MELD_PONG,
+    N_KINDS,
+)
 from sim.core.hand_generator import WinningHands, fill_sets
 
 SUITS = (0, 9, 18)  # 万, 筒, 条
@@ -203,7 +210,7 @@ def _templates():
         (2, free(_pool([], NUMBERED + HONOURS, NUMBERED + HONOURS)), "kongs4"),
         (3, free(ANY), "melded"),
         # 无番和: chows that seldom combine and a wind pair
-        (4, free(_pool(_chow_starts(1, 5), [], WINDS)), "random"),
+        (10, free(_pool(_chow_starts(1, 5), [], WINDS)), "random"),
     ]
 
 
