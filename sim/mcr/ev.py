@@ -33,7 +33,7 @@ kong that keeps the shanten. With each discard it reports its chance of winning 
 (0 never claims a discard), ``ron_share``, ``threat``, ``opponent_waits``, ``opponent_value`` (the fans and
 flowers of another's win; 0: one and a half times the ruleset's minimum), ``opponent_start``,
 ``opponent_ukeire``, ``depth`` (0: only ready hands are searched; 1) and ``report`` (1: the calibrated chance;
-0: the search's own; 2: coded for ``mjsim calibrate-ev``). See docs/rules/mcr-table.md#ev-the-expected-value-player.
+0: the search's own; 2: coded for ``mjsim calibrate-ev``). See docs/engine-and-players.md#at-the-mcr-table.
 """
 
 from typing import NamedTuple
@@ -301,7 +301,9 @@ def _race_terms(observation, parameters, search):
         for left in range(1, rounds + 1):  # the round ends if any of them wins: 1 - the product of their misses
             hazards[left] = 1.0 - (1.0 - hazards[left]) * (1.0 - opponent[left])
     base = float(rules.settings[BASE])
-    typical = parameters[OPPONENT_VALUE] if parameters[OPPONENT_VALUE] > 0 else TYPICAL_OVER_MINIMUM * rules.settings[MIN_FAN]
+    typical = parameters[OPPONENT_VALUE]
+    if typical <= 0:
+        typical = TYPICAL_OVER_MINIMUM * rules.settings[MIN_FAN]
     # another's win not on ev's discard: on its own draw (ev pays base + F) or on one of the two others'
     self_share = 1.0 / (1.0 + (OTHERS - 1) * parameters[RON_SHARE])
     loss = base + self_share * typical

@@ -1,4 +1,4 @@
-"""`ev` at the MCR table (sim/mcr/ev.py, docs/rules/mcr-table.md#ev-the-expected-value-player): seated by name like
+"""`ev` at the MCR table (sim/mcr/ev.py, docs/engine-and-players.md#at-the-mcr-table): seated by name like
 a heuristic, it keeps every rule of the table, values a wait by the ruleset's own fans and minimum (a wait
 below the minimum is worth nothing) and the points MCR pays, and takes more points than greedy on the same
 walls."""
@@ -19,7 +19,7 @@ from sim.mcr.observation import NumbaWork
 from sim.mcr.win_value import new_fan_work, score_win
 from sim.players.player_text import PlayerError
 from sim.runs.duel import duel
-from sim.runs.runner import RunConfig, default_directory
+from sim.runs.runner import RunConfig, default_directory, run
 
 RULESET = load_ruleset("mcr")
 POINTS = Room("points", stake=1, fee=0, min_entry=0, max_entry=0)
@@ -110,3 +110,13 @@ def test_ev_takes_more_points_than_greedy_on_the_same_walls():
     MCR engine does not measure the luck of the draws."""
     result = duel(RULESET, "ev", "greedy", 150, 5, POINTS, variance_reduction=False)
     assert result.mean_beans[0] > 0 and result.z > 3
+
+
+def test_evs_chances_of_winning_come_true(tmp_path):
+    """The calibration table of a run against greedy (deals other than those its curves were fitted on):
+    every tenth of ev's reports holds zero in its gap's interval."""
+    result = run(RunConfig("mcr", ("ev", "greedy", "greedy", "greedy"), 1_500, 11, shard_size=1_500),
+                 tmp_path / "run", workers=1)
+    table = result.calibration
+    assert table["reports"].sum() > 1_500 * 3
+    assert table["within"].all(), table[["bucket", "reports", "mean_chance", "win_share", "gap_low", "gap_high"]]
