@@ -321,8 +321,9 @@ def _winds(observation):
 
 
 @njit(cache=True, inline="always")
-def table_key(rules):
-    """The table of sim.players.ev_calibration whose curve calibrates ev's chances: the one MCR table."""
+def table_key(rules, n_seats):
+    """The table of sim.players.ev_calibration whose curve calibrates ev's chances: the one MCR table (four
+    seats, whatever the ruleset's switches; the arguments are the other families')."""
     return MCR
 
 
@@ -419,7 +420,7 @@ def _turn(observation, parameters, race, deal_in, melds, search, depth):
         chance = (1.0 - deal_in[kind]) * _far_chance(hand, n_melds, kind, observation.unseen, rules, work, parameters,
                                                      race, rounds, search)
     # read by the engine only if ev discards
-    observation.win_chance[0] = report(chance, estimate, table_key(rules), int(parameters[REPORT]))
+    observation.win_chance[0] = report(chance, estimate, table_key(rules, SEATS), int(parameters[REPORT]))
     # a kong that does not raise the shanten only adds a draw (and fans)
     now = search.distances[kind]
     for action in observation.legal:
