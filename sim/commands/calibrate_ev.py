@@ -43,7 +43,8 @@ def _one_opponent(text: str, ruleset_ids: list[str]) -> str:
         if name not in family.players.NAMES and name not in family.players.NUMBA_PLAYERS:
             raise UserError(f"--opponents {text!r}: not a built-in player of {ruleset_id} "
                             f"({', '.join([*family.players.NAMES, *family.players.NUMBA_PLAYERS])})")
-        family.engine.Players.parse([text, text], 2)  # a malformed parameter raises PlayerError: one line
+        seats = load_ruleset(ruleset_id).players[0]  # the ruleset's own seat count (MCR's Players refuse two)
+        family.engine.Players.parse([text] * seats, seats)  # a malformed parameter raises PlayerError: one line
     return text
 
 

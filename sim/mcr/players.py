@@ -45,7 +45,7 @@ from sim.players.player_text import parse_player_text
 
 RANDOM, GREEDY = 0, 1
 NAMES = ("random", "greedy")
-NUMBA_PLAYERS = {}  # built-in players written on the numba player interface (ev: not yet at this table)
+NUMBA_PLAYERS = {"ev": "sim.mcr.ev:act"}  # built-in players written on the numba player interface
 CLAIM = 0
 N_PARAMETERS = 1
 DEFAULTS = {"random": {"claim": 1.0}, "greedy": {"claim": 1.0}}

@@ -17,10 +17,11 @@ def _without_report(text: str) -> str:
 def fitted_lineup(table: int) -> tuple[str, str]:
     """(ev's canonical text, its opponents' canonical text) of the runs `table`'s curves were fitted on,
     ``report`` left out; tables fitted before lineups were recorded were fitted against greedy."""
-    name, ruleset_id, _ = TABLES[table]
+    name, ruleset_id, seats = TABLES[table]
     family = family_of(load_ruleset(ruleset_id))
     ev_text, opponent = getattr(fitted, "LINEUPS", {}).get(name, (FITTING_PLAYER, DEFAULT_OPPONENT))
-    canonical = family.engine.Players.parse([ev_text, opponent], 2).names
+    # parsed at the table's own seat count: MCR's Players refuse two
+    canonical = family.engine.Players.parse([ev_text] + [opponent] * (seats - 1), seats).names
     return _without_report(canonical[0]), _without_report(canonical[1])
 
 
