@@ -573,7 +573,7 @@ class BotzoneConversation:
         if answered >= len(requests):
             return None
         if not self.started:
-            return Step(restart_input(requests[:1], []), True)
+            return Step(restart_input(requests[:1], [], "", self.globaldata), True)
         if self.keep_running:
             return Step(keep_running_input(requests[answered]), False)
         self.responses += ["PASS"] * (len(requests) - 1 - answered)
