@@ -466,7 +466,7 @@ class BotProcess:
 
 
 @pytest.fixture
-def bot_process(request):
+def bot_process():
     processes = []
 
     def start(*flags):
