@@ -1,14 +1,14 @@
 """国标 (MCR, the Mahjong Competition Rules): four seats on all 136 tiles and 8 flowers, chow from the
 seat on the left, an 8-fan minimum, seat and round winds across a 16-deal match. See docs/rules/mcr-table.md.
 
-Two modules of the checklist (docs/layout.md#adding-a-family) are still missing: the step environment
-(``environment``) and the expected-value player (``ev``); the family's ``environment`` and ``ev`` are None
-until they come, so `mjsim` offers no environment and no `ev` at this table."""
+One module of the checklist (docs/layout.md#adding-a-family) is still missing: the expected-value player
+(``ev``); the family's ``ev`` is None until it comes, so `mjsim` offers no `ev` at this table."""
 
 from pathlib import Path
 
 from sim.mcr import (
     engine,
+    environment,
     event_log,
     money,
     numba_helpers,
@@ -23,6 +23,6 @@ from sim.players.family import Family
 FAMILY = Family(
     name="mcr", title="国标", rulesets=("mcr",),
     engine=engine, players=players, report=replay_report, scoring=scoring, money=money, event_log=event_log,
-    observation=observation, environment=None, ev=None, numba_helpers=numba_helpers, switches=switches,
+    observation=observation, environment=environment, ev=None, numba_helpers=numba_helpers, switches=switches,
     rooms_file=Path(__file__).parent / "rooms.toml", currency="points",
 )
