@@ -7,6 +7,9 @@ from kernels.tiles import MELD_CHOW, MELD_CONCEALED_KONG, MELD_KONG, MELD_PONG, 
 from sim.core.actions import DECISION_CLAIM, DECISION_EXCHANGE, DECISION_NAMES, DECISION_OPENING_READY, DECISION_ROB, DECISION_TURN
 from sim.erren import encoding as erren_encoding
 from sim.erren import table as erren
+from sim.mcr import encoding as mcr_encoding
+from sim.mcr import engine as mcr_engine
+from sim.mcr import table as mcr
 from sim.players.encoding import LARGEST
 from sim.xuezhan import encoding as xuezhan_encoding
 from sim.xuezhan import engine as xuezhan_engine
@@ -163,9 +166,74 @@ def xuezhan_vector(seat, deciding, state, work, wall, record, rules, oracle=Fals
     return _laid_out(xuezhan_encoding.ORACLE_LAYOUT, blocks)
 
 
+def mcr_vector(seat, deciding, state, wall, record, rules, oracle=False):
+    table = [int(value) for value in state.table]
+    T = mcr
+    seats = T.SEATS
+    decision = table[T.DECISION]
+    on_offer = deciding and decision in (DECISION_CLAIM, DECISION_ROB)
+    blocks = {
+        "decision": _one_hot(len(DECISION_NAMES), decision if deciding else -1),
+        "drawn": _one_hot(N_KINDS, table[T.DRAWN] if deciding and decision == DECISION_TURN else -1),
+        "offer": _one_hot(N_KINDS, table[T.OFFER] if on_offer else -1),
+        "offered_by": _one_hot(seats, (table[T.OFFERED_BY] - seat) % seats if on_offer else -1),
+        "win_on_offer": [table[T.WIN_TOTAL] if deciding and table[T.WIN_ALLOWED] else -1],
+        "hand": list(state.hands[seat]),
+        "visible": list(state.visible),
+    }
+    for name in ("chows", "pongs", "kongs", "concealed_kongs", "discards", "discard_order", "flowers", "money"):
+        blocks[name] = []
+    slots = [(seat + slot) % seats for slot in range(seats)]
+    for slot, other in enumerate(slots):
+        chows, pongs, kongs, concealed = [0] * N_KINDS, [0] * N_KINDS, [0] * N_KINDS, 0
+        for code, low in state.melds[other][: table[T.N_MELDS + other]]:
+            code, low = int(code), int(low)
+            if code == MELD_CHOW:
+                chows[low] += 1
+            elif code == MELD_PONG:
+                pongs[low] = 1
+            elif code == MELD_KONG or (code == MELD_CONCEALED_KONG and slot == 0):
+                kongs[low] = 1
+            if code == MELD_CONCEALED_KONG:
+                concealed += 1
+        blocks["chows"] += chows
+        blocks["pongs"] += pongs
+        blocks["kongs"] += kongs
+        blocks["concealed_kongs"].append(concealed)
+        blocks["discards"] += list(state.discarded[other])
+        blocks["discard_order"] += _history(state.discard_order[other], table[T.N_DISCARDS + other], mcr_encoding.HISTORY)
+        blocks["flowers"].append(table[T.FLOWERS + other])
+        blocks["money"].append(int(record[mcr_engine.R_MONEY + other]))
+    blocks["dealer"] = _one_hot(seats, slots.index(table[T.DEALER]))
+    blocks["seat"] = _one_hot(seats, seat)
+    blocks["seat_wind"] = _one_hot(T.WINDS, (seat - table[T.DEALER]) % seats)
+    blocks["round_wind"] = _one_hot(T.WINDS, table[T.ROUND_WIND])
+    blocks["wall_left"] = [max(0, table[T.WALL_BACK] - table[T.WALL_FRONT] + 1)]
+    blocks["turn"] = [table[T.TURN]]
+    blocks["switches"] = [int(value) for value in rules.settings]
+    if not oracle:
+        return _laid_out(mcr_encoding.LAYOUT, blocks)
+    blocks["hidden_hands"], blocks["hidden_kongs"] = [], []
+    for other in slots[1:]:
+        blocks["hidden_hands"] += list(state.hands[other])
+        kongs = [0] * N_KINDS
+        for code, low in state.melds[other][: table[T.N_MELDS + other]]:
+            if int(code) == MELD_CONCEALED_KONG:
+                kongs[int(low)] = 1
+        blocks["hidden_kongs"] += kongs
+    left = [int(tile) for tile in wall[table[T.WALL_FRONT] : table[T.WALL_BACK] + 1]]
+    blocks["wall_counts"] = [left.count(kind) for kind in range(N_KINDS)]
+    blocks["wall_flowers"] = [sum(tile >= N_KINDS for tile in left)]
+    following = [tile + 1 if tile < N_KINDS else mcr_encoding.FLOWER_CODE for tile in left[: mcr_encoding.NEXT_DRAWS]]
+    blocks["next_draws"] = following + [0] * (mcr_encoding.NEXT_DRAWS - len(following))
+    return _laid_out(mcr_encoding.ORACLE_LAYOUT, blocks)
+
+
 def naive_vector(env, seat, oracle=False):
     """The twin of ``env.encode(seat, oracle)`` for a family's step environment."""
     deciding = seat == env.agent_selection
     if env.ruleset.family == "erren":
         return erren_vector(seat, deciding, env.state, env.wall, env.rules, oracle)
+    if env.ruleset.family == "mcr":
+        return mcr_vector(seat, deciding, env.state, env.wall, env.record, env.rules, oracle)
     return xuezhan_vector(seat, deciding, env.state, env.work, env.wall, env.record, env.rules, oracle)

@@ -1,14 +1,11 @@
 """国标 (MCR, the Mahjong Competition Rules): four seats on all 136 tiles and 8 flowers, chow from the
-seat on the left, an 8-fan minimum, seat and round winds across a 16-deal match. See docs/rules/mcr-table.md.
-
-One module of the checklist (docs/layout.md#adding-a-family) is still missing: the step environment
-(``environment``); the family's ``environment`` is None until it comes, so `mjsim` offers no environment at
-this table."""
+seat on the left, an 8-fan minimum, seat and round winds across a 16-deal match. See docs/rules/mcr-table.md."""
 
 from pathlib import Path
 
 from sim.mcr import (
     engine,
+    environment,
     ev,
     event_log,
     money,
@@ -24,6 +21,6 @@ from sim.players.family import Family
 FAMILY = Family(
     name="mcr", title="国标", rulesets=("mcr",),
     engine=engine, players=players, report=replay_report, scoring=scoring, money=money, event_log=event_log,
-    observation=observation, environment=None, ev=ev, numba_helpers=numba_helpers, switches=switches,
+    observation=observation, environment=environment, ev=ev, numba_helpers=numba_helpers, switches=switches,
     rooms_file=Path(__file__).parent / "rooms.toml", currency="points",
 )

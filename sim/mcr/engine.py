@@ -741,11 +741,15 @@ def _lay_out(deal, seed, template, wall):
     shuffle_in_place(stream_state(seed, 0, deal), wall)
 
 
+MATCH_DEALER = -1  # _open_deal's dealer: the seat the match's position gives deal `deal` (match_position)
+
+
 @njit(cache=True, _nrt=False)
-def _open_deal(deal, seed, wall, rules, state, work, events, record, fans, validate):
+def _open_deal(deal, dealer, seed, wall, rules, state, work, events, record, fans, validate):
     """Deal the shuffled `wall`: 14 tiles to the dealer and 13 to each other seat, flowers set aside and
     replaced from the back seat by seat from the dealer, then the dealer's first turn on its last tile
-    received."""
+    received. `dealer`: MATCH_DEALER, or a seat that deals instead (the step environment's reset may name
+    one); the round wind is the match's either way."""
     hands, table = state.hands, state.table
     reset_state(state)
     events[0, 0] = 0
@@ -756,7 +760,9 @@ def _open_deal(deal, seed, wall, rules, state, work, events, record, fans, valid
     record[R_WINNER], record[R_DISCARDER], record[R_WIN_TYPE] = -1, -1, NOT_WON
     for seat in range(SEATS):
         work.streams[seat] = stream_state(seed, 1 + seat, deal)
-    dealer, round_wind = match_position(deal, rules.settings[MATCH_DEALS])
+    match_dealer, round_wind = match_position(deal, rules.settings[MATCH_DEALS])
+    if dealer == MATCH_DEALER:
+        dealer = match_dealer
     table[DEALER], table[ROUND_WIND] = dealer, round_wind
     record[R_DEALER], record[R_ROUND_WIND] = dealer, round_wind
     for position in range(wall.shape[0]):
@@ -793,7 +799,7 @@ def _open_deal(deal, seed, wall, rules, state, work, events, record, fans, valid
 @njit(cache=True, _nrt=False)
 def _play_deal(deal, seed, wall, rules, kinds, parameters, state, work, events, record, fans, validate):
     """Play one deal on the laid-out `wall` between built-in players into `record`, `fans` and `events`."""
-    _open_deal(deal, seed, wall, rules, state, work, events, record, fans, validate)
+    _open_deal(deal, MATCH_DEALER, seed, wall, rules, state, work, events, record, fans, validate)
     play_to_user(NO_ANSWER, wall, rules, kinds, parameters, state, work, events, record, fans, validate)
 
 
@@ -818,6 +824,14 @@ def play_wall(deal, seed, wall, rules, kinds, parameters, work, validate, record
     return state
 
 
+@njit(cache=True, _nrt=False)
+def begin_deal(deal, dealer, seed, template, wall, rules, state, work, events, record, fans, validate):
+    """Shuffle deal `deal`'s wall into `wall` and deal it, `dealer` dealing (MATCH_DEALER: the match's seat);
+    ``play_to_user(NO_ANSWER, ...)`` then carries the deal on (the step environment, sim.mcr.environment)."""
+    _lay_out(deal, seed, template, wall)
+    _open_deal(deal, dealer, seed, wall, rules, state, work, events, record, fans, validate)
+
+
 # ------------------------------------------------------------------------------------- every decision stepped
 
 USER, NUMBA = -1, -2  # the kinds of a user's seat (sim.players.seating)
@@ -832,7 +846,7 @@ def _every_seat_asked():
 def start_wall(deal, seed, wall, rules, state, work, events, record, fans, validate):
     """Deal the given `wall` as deal `deal` (its dealer and winds) and carry on to the first decision, whichever
     seat's: for tests and tools that step every decision. True while a decision is pending."""
-    _open_deal(deal, seed, wall, rules, state, work, events, record, fans, validate)
+    _open_deal(deal, MATCH_DEALER, seed, wall, rules, state, work, events, record, fans, validate)
     kinds, parameters = _every_seat_asked()
     return play_to_user(NO_ANSWER, wall, rules, kinds, parameters, state, work, events, record, fans, validate)
 
@@ -883,7 +897,7 @@ def _deals_asking(act0, act1, act2, act3, functions, user_parameters, asks_pytho
             tell_deal_begins(deal, row)
         record = records[row]
         _lay_out(deal, seed, template, wall)
-        _open_deal(deal, seed, wall, rules, state, work, events, record, fans[row], validate)
+        _open_deal(deal, MATCH_DEALER, seed, wall, rules, state, work, events, record, fans[row], validate)
         pending = play_to_user(NO_ANSWER, wall, rules, kinds, parameters, state, work, events, record, fans[row], validate)
         while pending:
             seat = state.table[ACTOR]

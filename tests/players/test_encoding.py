@@ -20,7 +20,7 @@ XUEZHAN_OPENINGS = {"exchange_three": True, "void_suit": True}
 TABLES = [  # (ruleset, seats, 血战 switches)
     ("erren", None, {}), ("erren-classic", None, {}), ("erren-challenge", None, {}),
     ("liangmen-xuezhan", 4, {}), ("sanren-liangfang", 3, {}), ("sanren-liangfang", 2, {}),
-    ("liangmen-xuezhan", 4, XUEZHAN_OPENINGS), ("sanren-liangfang", 3, XUEZHAN_OPENINGS),
+    ("liangmen-xuezhan", 4, XUEZHAN_OPENINGS), ("sanren-liangfang", 3, XUEZHAN_OPENINGS), ("mcr", 4, {}),
 ]
 DEALS = 6
 
@@ -97,6 +97,10 @@ def _hidden_from(seat, env, rng):
                 table[getattr(table_module, field)] = rng.integers(0, 3)
         if family == "xuezhan":
             work.exchange_choices[:] = rng.integers(0, N_KINDS, work.exchange_choices.shape)
+    if family == "mcr":  # which claims the seats made of the tile on offer: no seat's to see, the decider's neither
+        table[table_module.CLAIMER], table[table_module.CLAIM] = rng.integers(0, n), rng.integers(0, 1 << 10)
+        if seat != env.agent_selection:
+            table[table_module.OFFERED_BY], table[table_module.WIN_FLAGS] = rng.integers(0, n), rng.integers(0, 1 << 20)
     if family == "xuezhan":
         for other in range(n):
             if other != seat:
@@ -129,7 +133,7 @@ def test_changing_what_a_seat_cannot_see_leaves_its_encoding_unchanged(table):
     assert changed > compared / 2  # the change was real: the oracle, which sees it, mostly differs
 
 
-@pytest.mark.parametrize("table", TABLES[:1] + TABLES[3:4], ids=_table_id)
+@pytest.mark.parametrize("table", TABLES[:1] + TABLES[3:4] + TABLES[-1:], ids=_table_id)
 def test_a_seat_that_is_not_deciding_sees_no_detail_of_the_decision(table):
     env = _environment(*table)
     for _ in _moments(env, deals=2):
@@ -163,7 +167,7 @@ def test_encoding_a_seat_the_table_does_not_have_or_before_a_deal_is_one_clear_e
 
 
 BATCHED = [("erren", None, 1, "seat"), ("erren-challenge", None, 2, "oracle"), ("liangmen-xuezhan", 4, 2, "seat"),
-           ("sanren-liangfang", 2, 1, "oracle")]
+           ("sanren-liangfang", 2, 1, "oracle"), ("mcr", 4, 2, "oracle")]
 
 
 @pytest.mark.parametrize("ruleset,seats,threads,observation", BATCHED)
@@ -208,7 +212,7 @@ def test_a_batch_that_encodes_nothing_has_empty_observations_and_refuses_an_unkn
         make_batch_environment(2, "erren", observation="hands")
 
 
-@pytest.mark.parametrize("family", ["erren", "xuezhan"])
+@pytest.mark.parametrize("family", ["erren", "xuezhan", "mcr"])
 def test_the_docs_list_each_family_s_blocks_as_its_layout_has_them(family):
     from pathlib import Path
 

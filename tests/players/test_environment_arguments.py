@@ -1,6 +1,6 @@
 """The step environments refuse a bad argument in Python, with a TypeError or ValueError that names it,
 before it reaches numba (where a dealer seat the table lacks is read out of bounds, and a float is
-truncated), and leave the table as it was; in both families, single and batched (sim.families.environment)."""
+truncated), and leave the table as it was; in every family, single and batched (sim.families.environment)."""
 
 import math
 
@@ -13,7 +13,8 @@ from sim.players.environment import MAX_DEAL, MAX_SEED
 from sim.players.user_players import Action, PlayerFailure
 
 # (ruleset, seats at the table)
-TABLES = [("erren", 2), ("erren-challenge", 2), ("liangmen-xuezhan", 4), ("sanren-liangfang", 3), ("sanren-liangfang", 2)]
+TABLES = [("erren", 2), ("erren-challenge", 2), ("liangmen-xuezhan", 4), ("sanren-liangfang", 3), ("sanren-liangfang", 2),
+          ("mcr", 4)]
 
 
 def environment(ruleset, seats, **options):
@@ -118,7 +119,7 @@ def test_step_takes_an_action_its_code_or_a_numpy_integer_alike(ruleset, seats):
         assert all(np.array_equal(a, b) for a, b in zip(results[0], other, strict=True))
 
 
-BATCHES = [("erren", 2), ("liangmen-xuezhan", 4), ("sanren-liangfang", 2)]
+BATCHES = [("erren", 2), ("liangmen-xuezhan", 4), ("sanren-liangfang", 2), ("mcr", 4)]
 
 
 def batch(ruleset, seats, n_tables=3, **options):

@@ -11,7 +11,7 @@ from sim.core.actions import ACTION_BASE, DISCARD, N_ACTIONS, NO_TILE, PASS
 from sim.players.user_players import PlayerFailure
 
 
-@pytest.mark.parametrize(("ruleset_id", "seats"), [("erren", 2), ("liangmen-xuezhan", 4), ("sanren-liangfang", 3)])
+@pytest.mark.parametrize(("ruleset_id", "seats"), [("erren", 2), ("liangmen-xuezhan", 4), ("sanren-liangfang", 3), ("mcr", 4)])
 def test_the_masks_are_the_legal_actions_of_the_seat_to_act_and_zero_for_the_others(ruleset_id, seats):
     environment = sim.rl.pettingzoo_env(ruleset_id, n_seats=seats)
     environment.reset(seed=2)

@@ -26,7 +26,8 @@ def _greedy_episodes(environment, count, **reset):
     return played
 
 
-@pytest.mark.parametrize(("ruleset_id", "seats"), [("erren", 2), ("liangmen-xuezhan", 4), ("sanren-liangfang", 3)])
+@pytest.mark.parametrize(("ruleset_id", "seats"), [("erren", 2), ("liangmen-xuezhan", 4), ("sanren-liangfang", 3),
+                                                   ("mcr", 4)])
 def test_episode_k_after_a_seeded_reset_is_deal_k_of_mjsim_run_on_that_seed(ruleset_id, seats):
     ruleset = load_ruleset(ruleset_id)
     family = family_of(ruleset)
@@ -84,7 +85,7 @@ def test_options_deal_starts_the_sequence_at_that_deal():
     assert played == direct[7:]
 
 
-@pytest.mark.parametrize(("ruleset_id", "seats"), [("erren", 2), ("liangmen-xuezhan", 4)])
+@pytest.mark.parametrize(("ruleset_id", "seats"), [("erren", 2), ("liangmen-xuezhan", 4), ("mcr", 4)])
 def test_options_dealer_seats_the_dealer_for_that_episode(ruleset_id, seats):
     environment = sim.rl.pettingzoo_env(ruleset_id)
     dealers = set()
