@@ -60,29 +60,20 @@ def _index_and_tally(counts, start, n_ranks):
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def _row(table, row):
-    """A group's ten costs, read once: the combine below then works in registers, with no reload after
-    each store (its output may be the array it reads)."""
-    return (
-        np.int64(table[row, 0]), np.int64(table[row, 1]), np.int64(table[row, 2]), np.int64(table[row, 3]),
-        np.int64(table[row, 4]), np.int64(table[row, 5]), np.int64(table[row, 6]), np.int64(table[row, 7]),
-        np.int64(table[row, 8]), np.int64(table[row, 9]),
-    )
-
-
-@njit(cache=True, inline="always", _nrt=False)
 def _combine(table_a, row_a, table_b, row_b, out, out_row):
     """out[out_row, 2*sets+pairs] = cheapest way two groups together hold `sets` sets and `pairs` pairs,
     for every count of sets up to MAX_SETS: loops of a fixed length unroll into straight code, which costs
-    less than shorter loops of a length known only at run time."""
-    a = _row(table_a, row_a)
-    b = _row(table_b, row_b)
+    less than shorter loops of a length known only at run time. Each term indexes the tables directly: with
+    the rows read first into tuples of ten, numba 0.68 indexed the tuples through a jump per read, and a
+    combine took 340 ns instead of 30. No caller's output row is one of its inputs."""
     for sets in range(MAX_SETS + 1):
         for pairs in range(2):
             best = _BIG
             for sets_a in range(sets + 1):
-                for pairs_a in range(pairs + 1):
-                    best = smaller(best, a[2 * sets_a + pairs_a] + b[2 * (sets - sets_a) + pairs - pairs_a])
+                column_b = 2 * (sets - sets_a)
+                best = smaller(best, np.int64(table_a[row_a, 2 * sets_a]) + np.int64(table_b[row_b, column_b + pairs]))
+                if pairs == 1:
+                    best = smaller(best, np.int64(table_a[row_a, 2 * sets_a + 1]) + np.int64(table_b[row_b, column_b]))
             out[out_row, 2 * sets + pairs] = best
 
 

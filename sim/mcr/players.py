@@ -14,7 +14,8 @@ Decisions return (action, new random-stream state).
 
 from numba import njit
 
-from kernels.shanten import _distances_after_discard, _ukeire_one
+from kernels.discard_choice import UKEIRE, distances_after_discard, tied_ukeire
+from kernels.integers import larger
 from kernels.tiles import HONOR_START, N_KINDS, SUIT_SIZE
 from sim.core.actions import (
     ADDED_KONG,
@@ -80,24 +81,21 @@ def _best_discard(seat, state, rules, work):
     """(kind, distance after it): the greedy discard of a 3k+2 hand, ties by ukeire over the unseen tiles."""
     hand = state.hands[seat]
     n_melds = state.table[N_MELDS + seat]
-    after = work.shanten_after_discard
-    best = _distances_after_discard(hand, n_melds, rules.suit_table, rules.honour_table, work.shanten_scratch, after)
-    ties = 0
-    for kind in range(N_KINDS):
-        if hand[kind] > 0 and after[kind] == best:
-            ties += 1
-            chosen = kind
+    after, measures = work.shanten_after_discard, work.discard_choice
+    best, ties = distances_after_discard(hand, n_melds, rules.suit_table, rules.honour_table, work.shanten_scratch,
+                                         measures, after)
     if ties == 1:
-        return chosen, best
+        for kind in range(N_KINDS):
+            if after[kind] == best:
+                return kind, best
     unseen_counts(seat, state, rules.tile_set, work.unseen)
+    tied_ukeire(hand, n_melds, work.unseen, best, rules.suit_table, rules.honour_table, work.shanten_scratch, measures,
+                after, work.distances)
     chosen, chosen_ukeire = -1, -1
     for kind in range(N_KINDS):
-        if hand[kind] == 0 or after[kind] != best:
+        if after[kind] != best:
             continue
-        hand[kind] -= 1
-        _, accepted = _ukeire_one(hand, n_melds, work.unseen, rules.suit_table, rules.honour_table,
-                                  work.shanten_scratch, work.distances)
-        hand[kind] += 1
+        accepted = measures[UKEIRE + kind]
         if accepted > chosen_ukeire or (accepted == chosen_ukeire and _discard_order(kind) < _discard_order(chosen)):
             chosen, chosen_ukeire = kind, accepted
     return chosen, best
@@ -132,7 +130,9 @@ def turn_action(kind, parameters, seat, win_allowed, state, rules, work, rng):
 @njit(cache=True, _nrt=False)
 def _distance_after_meld(seat, tile, low, taken, state, rules, work):
     """The best distance (shanten + 1) after melding the discard `tile` with the held tiles of the meld that
-    starts at `low` (`taken` of `tile` for a pong; a chow takes the other two of low..low+2) and discarding."""
+    starts at `low` (`taken` of `tile` for a pong; a chow takes the other two of low..low+2) and discarding:
+    the distance of the 3k+2 tiles left, or 1 if they are complete (kernels.discard_choice: a discard keeps
+    the distance of a hand not complete)."""
     hand = state.hands[seat]
     n_melds = state.table[N_MELDS + seat]
     if taken > 0:
@@ -141,8 +141,7 @@ def _distance_after_meld(seat, tile, low, taken, state, rules, work):
         for kind in range(low, low + 3):
             if kind != tile:
                 hand[kind] -= 1
-    best = _distances_after_discard(hand, n_melds + 1, rules.suit_table, rules.honour_table, work.shanten_scratch,
-                                    work.shanten_after_discard)
+    best = larger(shanten(hand, n_melds + 1, rules, work.shanten_scratch) + 1, 1)
     if taken > 0:
         hand[tile] += taken
     else:

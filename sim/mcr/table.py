@@ -24,6 +24,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from kernels import discard_choice
 from kernels.fan_ids import N_FANS
 from kernels.shanten import _hand_shanten
 from kernels.tiles import (
@@ -118,6 +119,7 @@ class Work(NamedTuple):
     fans: np.ndarray  # the fan evaluator's work array (sim.mcr.win_value.new_fan_work)
     fan_counts: np.ndarray  # int64 (N_FANS,): the fans of the last win scored
     legal: np.ndarray  # int64 (MAX_LEGAL,): the legal actions of the pending decision (``legal_actions``)
+    discard_choice: np.ndarray  # int64: the players' discard measures (kernels.discard_choice)
 
 
 def new_work() -> Work:
@@ -126,6 +128,7 @@ def new_work() -> Work:
         np.zeros(N_KINDS, np.int8), np.zeros(N_KINDS, np.int64), np.zeros(N_KINDS, np.int64),
         np.zeros((6, 10), np.int16), np.zeros(SEATS, np.uint64), np.zeros((2, N_KINDS), np.int64),
         np.zeros(N_KINDS, np.int8), new_fan_work(), np.zeros(N_FANS, np.int64), np.zeros(MAX_LEGAL, np.int64),
+        discard_choice.new_work(),
     )
 
 

@@ -167,6 +167,27 @@ def ukeire(counts, n_melds, live):
     return total
 
 
+def discard_measures(counts, n_melds, live, after, accepted):
+    """For a hand of 14 tiles (less 3 per meld): after[kind] = shanten + 1 of the hand left by discarding
+    `kind` (BIG for kinds not held), and for the kinds at the lowest, accepted[kind] = the ukeire of that hand
+    left (0 for the others); returns the lowest. `live`: the copies the player cannot see."""
+    best = BIG
+    for kind in range(N_KINDS):
+        after[kind] = BIG
+        accepted[kind] = 0
+        if counts[kind] > 0:
+            counts[kind] -= 1
+            after[kind] = shanten(counts, n_melds)[0] + 1
+            counts[kind] += 1
+            best = min(best, after[kind])
+    for kind in range(N_KINDS):
+        if after[kind] == best:
+            counts[kind] -= 1
+            accepted[kind] = ukeire(counts, n_melds, live)
+            counts[kind] += 1
+    return best
+
+
 # Batch loops, so the compiled copy runs whole arrays without a Python call per hand.
 
 
@@ -193,6 +214,11 @@ def waits_many(hands, n_melds, out):
 def ukeire_many(hands, n_melds, live, out):
     for hand in range(hands.shape[0]):
         out[hand] = ukeire(hands[hand].copy(), n_melds[hand], live[hand])
+
+
+def discard_measures_many(hands, n_melds, live, after, accepted):
+    for hand in range(hands.shape[0]):
+        discard_measures(hands[hand].copy(), n_melds[hand], live[hand], after[hand], accepted[hand])
 
 
 def ready_race(self_rate, self_value, ron_rate, ron_value, hazards, loss, rounds):
