@@ -1,4 +1,5 @@
-"""The stable fan enum: one integer id per fan any ruleset can score (二人, the 血战 family, 004's 闯关 game).
+"""The stable fan enum: one integer id per fan any ruleset can score (二人, the 血战 family, 004's 闯关 game,
+four-player MCR).
 
 The evaluator kernel writes a count vector indexed by these ids; a ruleset file (``sim/rulesets/*.toml``)
 gives each id its seed name, value and exclusion list. A fan a ruleset does not list has value 0 there
@@ -108,7 +109,31 @@ class Fan(enum.IntEnum):
     RED_PEACOCK = 90  # 红孔雀
     THIRTEEN_ORPHANS = 91  # 十三幺
     NORTHEAST_EXPRESS = 92  # 东北新干线: 一条龙 with a pung of 东 and a pair of 北, or the other way round
-    ALL_TERMINALS = 93  # 清老头
+    ALL_TERMINALS = 93  # 清老头 (004) / 清幺九 (MCR): every tile a terminal
+    # four-player MCR (国标, 2006), the fans no earlier ruleset scores; kernels/fans/mcr_all_suits.py scores
+    # them with the MCR fans above (MCR reuses an earlier id where the fan is the same: 绿一色, 十三幺, 清幺九,
+    # 三同刻 = TRIPLE_PUNG, 三色三同顺 = MIXED_TRIPLE_CHOW)
+    GREATER_HONORS_AND_KNITTED_TILES = 94  # 七星不靠
+    ALL_EVEN_PUNGS = 95  # 全双刻
+    UPPER_TILES = 96  # 全大: only 7, 8, 9
+    MIDDLE_TILES = 97  # 全中: only 4, 5, 6
+    LOWER_TILES = 98  # 全小: only 1, 2, 3
+    THREE_SUITED_TERMINAL_CHOWS = 99  # 三色双龙会
+    ALL_FIVE = 100  # 全带五
+    LESSER_HONORS_AND_KNITTED_TILES = 101  # 全不靠
+    KNITTED_STRAIGHT = 102  # 组合龙
+    MIXED_STRAIGHT = 103  # 花龙
+    REVERSIBLE_TILES = 104  # 推不倒
+    MIXED_SHIFTED_PUNGS = 105  # 三色三节高
+    CHICKEN_HAND = 106  # 无番和
+    MIXED_SHIFTED_CHOWS = 107  # 三色三步高
+    ALL_TYPES = 108  # 五门齐
+    PREVALENT_WIND = 109  # 圈风刻
+    SEAT_WIND = 110  # 门风刻
+    DOUBLE_PUNG = 111  # 双同刻
+    MIXED_DOUBLE_CHOW = 112  # 喜相逢
+    ONE_VOIDED_SUIT = 113  # 缺一门
+    NO_HONORS = 114  # 无字
 
 
 N_FANS = len(Fan)
@@ -127,6 +152,13 @@ EARTHLY_HAND_FLAG = 256  # 地胡
 HUMAN_HAND_FLAG = 512  # 人胡
 DISCARD_AFTER_KONG_FLAG = 1024  # 杠上炮: won on the discard a player made right after its kong
 EXTRA_DRAW_FLAG = 2048  # won in the extra draws after an exhausted wall (erren-challenge's 海底捞月)
+# Two 2-bit fields, not bits: the winner's seat wind and the round's (prevalent) wind, 0 east, 1 south,
+# 2 west, 3 north, for MCR's 门风刻 and 圈风刻. Both 0 (east) when not given; evaluators without wind fans
+# ignore them.
+SEAT_WIND_SHIFT = 12
+ROUND_WIND_SHIFT = 14
+WIND_FIELD_MASK = 3
+WIND_NAMES = ("east", "south", "west", "north")
 
 # The WinContext field (sim.families.scoring) behind each bit.
 CONTEXT_FLAG_BITS = {

@@ -3,8 +3,10 @@
 Each hand set is drawn from a fixed seed. A kernel rate is one jitted call over all hands (in-kernel);
 the API rates go through `kernels.shanten_many`, batched and one hand per call. The references (PyPI
 `mahjong`, `PyMahjongGB`) run on the first hands of the same set, measured in the same process. Fan
-evaluation is timed on generated winning hands (`sim.core.hand_generator`) under both 二人 rulesets, and
-PyMahjongGB's fan calculator on the first of them, with the number of hands where its fans differ.
+evaluation is timed on generated winning hands (`sim.core.hand_generator`) under both 二人 rulesets and
+MCR's three-suit evaluator, and PyMahjongGB's fan calculator on the first of them, with the number of
+hands where its fans differ; MCR's evaluator again on hands of all 34 kinds (`sim.core.all_suit_hands`),
+beside PyMahjongGB with seat and round winds.
 """
 
 import sys
@@ -20,11 +22,16 @@ from kernels.fan_ids import (
     KONG_REPLACEMENT_FLAG,
     LAST_WALL_TILE_FLAG,
     ROBBING_KONG_FLAG,
+    ROUND_WIND_SHIFT,
+    SEAT_WIND_SHIFT,
     SELF_DRAWN_FLAG,
+    WIND_FIELD_MASK,
     Fan,
 )
 from kernels.fans.challenge import score_many as score_challenge
 from kernels.fans.mcr import _score_many, score_many
+from kernels.fans.mcr_all_suits import _score_many as _score_all_suits
+from kernels.fans.mcr_all_suits import score_many as score_all_suits
 from kernels.shanten import _shanten_many, _ukeire_many, _waits_many
 from kernels.tiles import (
     HONOR_START,
@@ -35,6 +42,7 @@ from kernels.tiles import (
     TILE_SET_ALL,
     TILE_SET_WAN_HONOURS,
 )
+from sim.core.all_suit_hands import random_all_suit_hands
 from sim.core.hand_generator import random_winning_hands
 from sim.core.ruleset import load_ruleset
 from sim.erren import engine
@@ -66,9 +74,10 @@ REFERENCE_NAMES = {
 }
 
 
-def pymahjonggb_arguments(hands, index: int) -> dict:
+def pymahjonggb_arguments(hands, index: int, winds: bool = False) -> dict:
     """Arguments of PyMahjongGB's MahjongFanCalculator for hand `index` of `WinningHands`, by name in
-    the calculator's own order, with no seat or prevalent wind (seatWind = prevalentWind = 4)."""
+    the calculator's own order: with `winds`, the seat and prevalent winds of the hand's flags, otherwise
+    none (seatWind = prevalentWind = 4, as 二人 has no wind fans)."""
     packs = []
     for position in range(hands.n_melds[index]):
         kind, first = (int(value) for value in hands.melds[index, position])
@@ -88,8 +97,8 @@ def pymahjonggb_arguments(hands, index: int) -> dict:
         "is4thTile": bool(flags & FOURTH_TILE_FLAG),
         "isAboutKong": bool(flags & (KONG_REPLACEMENT_FLAG | ROBBING_KONG_FLAG)),
         "isWallLast": bool(flags & LAST_WALL_TILE_FLAG),
-        "seatWind": 4,
-        "prevalentWind": 4,
+        "seatWind": (flags >> SEAT_WIND_SHIFT) & WIND_FIELD_MASK if winds else 4,
+        "prevalentWind": (flags >> ROUND_WIND_SHIFT) & WIND_FIELD_MASK if winds else 4,
         "verbose": True,
     }
 
@@ -104,6 +113,46 @@ def reference_fans(answer, by_name: dict) -> Counter:
             fans[Fan.CONCEALED_KONG] += 1
         else:
             fans[by_name[REFERENCE_NAMES.get(name, name)]] += count
+    return fans
+
+
+# PyMahjongGB's fan names where the MCR fan table (docs/drafts/mcr-fans.toml) writes another
+MCR_REFERENCE_NAMES = {"独听・边张": "边张", "独听・嵌张": "嵌张", "独听・单钓": "单钓将"}
+MCR_FANS_DRAFT = Path(__file__).parent.parent.parent / "docs" / "drafts" / "mcr-fans.toml"
+# The loader builds the fan arrays under a family's switches; until the mcr family exists these borrow the 二人
+# family's (whose schema plays "wan-honours" with MCR scoring): only the fan tables are read from the result.
+MCR_DRAFT_SWITCHES = """
+[ruleset]
+id = "mcr-fans"
+name = "国标麻将 (fans only)"
+seed = "mcr"
+tile_set = "wan-honours"
+min_fan = 8
+flowers = true
+max_doubles = "unlimited"
+ready_requires_concealed = false
+"""
+
+
+def mcr_fan_ruleset():
+    """The Ruleset of MCR's 81 fans, for the three-suit evaluator's tests and rate: the fan tables of
+    docs/drafts/mcr-fans.toml under a [ruleset] table of their own, until sim/rulesets/mcr.toml lands
+    (then this is load_ruleset("mcr"))."""
+    from sim.core.ruleset import parse_ruleset_text
+
+    return parse_ruleset_text(MCR_FANS_DRAFT.read_text(encoding="utf-8") + MCR_DRAFT_SWITCHES, str(MCR_FANS_DRAFT))
+
+
+def mcr_reference_fans(answer, by_name: dict) -> Counter:
+    """PyMahjongGB's verbose answer as {Fan: count} in MCR's fans: its 明暗杠 is 明杠 + 暗杠, its 独听
+    names are the plain wait fans (`by_name` maps the MCR table's names to fans)."""
+    fans = Counter()
+    for _value, count, name, _english in answer:
+        if name == "明暗杠":
+            fans[Fan.MELDED_KONG] += 1
+            fans[Fan.CONCEALED_KONG] += 1
+        else:
+            fans[by_name[MCR_REFERENCE_NAMES.get(name, name)]] += count
     return fans
 
 
@@ -211,6 +260,7 @@ def run(
             progress(1)
     results["fans"] = fan_rates(n_fan_hands, min(n_reference, n_fan_hands), seed)
     results["challenge_fans"] = challenge_fan_rates(min(n_fan_hands, CHALLENGE_HANDS), CHALLENGE_REFERENCE_HANDS, seed)
+    results["mcr_fans"] = mcr_fan_rates(min(n_fan_hands, MCR_HANDS), min(n_reference, MCR_REFERENCE_HANDS), seed)
     if progress is not None:
         progress(1)
     if n_deals:
@@ -235,6 +285,10 @@ def fan_rates(n_hands: int, n_reference: int, seed: int) -> dict:
         arrays = load_ruleset(ruleset_id).kernel_arrays()
         score_many(*(column[:10] for column in hands.kernel_arrays()), *arrays)  # compile or load from cache
         found["rulesets"][ruleset_id] = _rate(lambda: _score_many(*hands.kernel_arrays(), *arrays, suit, counts, totals), n_hands)
+    # MCR's three-suit evaluator on the same hands (east seat, east round): the issue's goal is within 1.5x of erren's
+    mcr_arrays = mcr_fan_ruleset().kernel_arrays()
+    score_all_suits(*(column[:10] for column in hands.kernel_arrays()), *mcr_arrays)
+    found["three_suits"] = _rate(lambda: _score_all_suits(*hands.kernel_arrays(), *mcr_arrays, counts, totals), n_hands)
     try:
         from MahjongGB import MahjongFanCalculator
     except ImportError:
@@ -252,6 +306,40 @@ def fan_rates(n_hands: int, n_reference: int, seed: int) -> dict:
         for answer, row in zip(answers[0], ours, strict=True)
     )
     found["PyMahjongGB"] = {"rate": rate, "n_hands": n_reference, "kernel_ratio": found["rulesets"]["erren"] / rate, "disagreements": differ}
+    return found
+
+
+# The all-suit hands come from a generator in plain Python (about 1,800 hands/s): fewer of them, and PyMahjongGB
+# (about 50,000 hands/s) on fewer still.
+MCR_HANDS = 25_000
+MCR_REFERENCE_HANDS = 5_000
+
+
+def mcr_fan_rates(n_hands: int, n_reference: int, seed: int) -> dict:
+    """MCR's three-suit evaluator's fan evaluations per second on `n_hands` generated winning hands of all 34
+    kinds (with seat and round winds), and PyMahjongGB's on the first `n_reference` of them, with the hands
+    where their fans differ."""
+    ruleset = mcr_fan_ruleset()
+    arrays = ruleset.kernel_arrays()
+    hands = random_all_suit_hands(np.random.default_rng(seed), n_hands)
+    counts = np.zeros((n_hands, len(Fan)), np.uint8)
+    totals = np.zeros(n_hands, np.int32)
+    score_all_suits(*(column[:10] for column in hands.kernel_arrays()), *arrays)  # compile or load from cache
+    found = {"n_hands": n_hands, "kernel": _rate(lambda: _score_all_suits(*hands.kernel_arrays(), *arrays, counts, totals), n_hands)}
+    try:
+        from MahjongGB import MahjongFanCalculator
+    except ImportError:
+        found["PyMahjongGB"] = None
+        return found
+    by_name = {name: fan for fan, name in ruleset.fan_names.items()}
+    arguments = [tuple(pymahjonggb_arguments(hands, index, winds=True).values()) for index in range(n_reference)]
+    answers = []
+    rate = _rate(lambda: answers.append([MahjongFanCalculator(*positional) for positional in arguments]), n_reference, 1)
+    differ = sum(
+        mcr_reference_fans(answer, by_name) != Counter({Fan(fan): int(count) for fan, count in enumerate(row) if count})
+        for answer, row in zip(answers[0], counts[:n_reference], strict=True)
+    )
+    found["PyMahjongGB"] = {"rate": rate, "n_hands": n_reference, "kernel_ratio": found["kernel"] / rate, "disagreements": differ}
     return found
 
 
@@ -468,6 +556,9 @@ def format_results(results: dict) -> str:
         lines.append(f"fan evaluation: {fans['n_hands']:,} generated winning hands of 万 and honours")
         for ruleset_id, value in fans["rulesets"].items():
             lines.append(f"  {ruleset_id + ', in-kernel':<44}{rate(value)}")
+        if "three_suits" in fans:
+            lines.append(f"  {'MCR three-suit evaluator, in-kernel':<44}{rate(fans['three_suits'])}   "
+                         f"{fans['rulesets']['erren'] / fans['three_suits']:.2f}x erren's time a hand")
         measured = fans["PyMahjongGB"]
         if measured is None:
             lines.append("  PyMahjongGB: not installed (pip install 'mjsim[test]')")
@@ -488,6 +579,19 @@ def format_results(results: dict) -> str:
             lines.append(
                 f"  {'mahjong HandCalculator (riichi)':<44}{rate(measured['rate'])}   erren-challenge is "
                 f"{measured['kernel_ratio']:,.0f}x faster (on {measured['n_hands']:,} of the hands)"
+            )
+    mcr = results.get("mcr_fans")
+    if mcr:
+        lines.append("")
+        lines.append(f"fan evaluation: {mcr['n_hands']:,} generated winning hands of all 34 kinds, with winds (MCR, 81 fans)")
+        lines.append(f"  {'MCR three-suit evaluator, in-kernel':<44}{rate(mcr['kernel'])}")
+        measured = mcr["PyMahjongGB"]
+        if measured is None:
+            lines.append("  PyMahjongGB: not installed (pip install 'mjsim[test]')")
+        else:
+            lines.append(
+                f"  {'PyMahjongGB MahjongFanCalculator':<44}{rate(measured['rate'])}   the evaluator is "
+                f"{measured['kernel_ratio']:,.0f}x faster; fans differ on {measured['disagreements']} of {measured['n_hands']:,}"
             )
     deals = results.get("deals")
     if deals:

@@ -7,7 +7,12 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
-from kernels.fan_ids import CONTEXT_FLAG_BITS
+from kernels.fan_ids import (
+    CONTEXT_FLAG_BITS,
+    ROUND_WIND_SHIFT,
+    SEAT_WIND_SHIFT,
+    WIND_NAMES,
+)
 from kernels.tiles import COPIES_PER_KIND, N_KINDS, TILE_SETS
 from sim.core.batch_text import BatchLineError, parse_line
 from sim.core.notation import (
@@ -47,14 +52,23 @@ class WinContext:
     discard_after_kong: bool = False  # 杠上炮 (血战 family): won on the discard made right after the discarder's kong
     extra_draw: bool = False  # erren-challenge: won in the extra draws after an exhausted wall (海底捞月)
     bonus: tuple[int, ...] = ()  # erren-challenge: the kinds of the face-up bonus tiles (花牌), one entry a tile
+    seat_wind: str = "east"  # MCR: the winner's seat wind (门风刻), one of WIND_NAMES; no other family scores winds
+    round_wind: str = "east"  # MCR: the round's prevalent wind (圈风刻)
+
+    def __post_init__(self):
+        for key in ("seat_wind", "round_wind"):
+            if getattr(self, key) not in WIND_NAMES:
+                raise ScoringError(f'"{key}" must be one of {", ".join(WIND_NAMES)}, not {getattr(self, key)!r}')
 
     @property
     def flags(self) -> int:
-        """The win-context bits the evaluator kernel takes."""
-        return sum(bit for name, bit in CONTEXT_FLAG_BITS.items() if getattr(self, name))
+        """The win-context bits the evaluator kernel takes, with the two wind fields."""
+        bits = sum(bit for name, bit in CONTEXT_FLAG_BITS.items() if getattr(self, name))
+        return bits | WIND_NAMES.index(self.seat_wind) << SEAT_WIND_SHIFT | WIND_NAMES.index(self.round_wind) << ROUND_WIND_SHIFT
 
 
 CONTEXT_KEYS = tuple(field.name for field in fields(WinContext))
+WIND_KEYS = ("seat_wind", "round_wind")
 
 
 def check_tiles(hand: Hand, win: int, ruleset: Ruleset) -> None:
@@ -130,8 +144,11 @@ def batch_record(line: str) -> tuple[Hand, int, WinContext]:
         raise ScoringError('"melds" must be a list of meld strings such as "[123m]" or "(5555m)"')
     values = {}
     for key in CONTEXT_KEYS:
-        value = record.get(key, 0 if key == "flowers" else "" if key == "bonus" else False)
-        if key == "bonus":
+        value = record.get(key, 0 if key == "flowers" else "" if key == "bonus" else "east" if key in WIND_KEYS else False)
+        if key in WIND_KEYS:
+            if value not in WIND_NAMES:
+                raise ScoringError(f'"{key}" must be one of {", ".join(WIND_NAMES)}')
+        elif key == "bonus":
             if not isinstance(value, str):
                 raise ScoringError('"bonus" must be the face-up bonus tiles as text, such as "7z" (erren-challenge)')
             value = bonus_kinds(value)
