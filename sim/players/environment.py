@@ -187,6 +187,9 @@ def seat_opponents(opponents, n_seats: int, players, kinds: tuple[int, int], n_f
         if not isinstance(text, str):
             raise TypeError(f"seat {seat}'s opponent must be a player's text, such as 'greedy' or 'ev', not {text!r}")
         texts[seat] = text
+    if len(texts) == n_seats:
+        # no seat would be left to the agent: the table would play on for ever without asking it
+        raise ValueError(f"opponents fill all {n_seats} seats: leave at least one seat to the agent")
     kind_codes = np.full(n_seats, user_kind, np.int64)
     parameters = np.zeros((n_seats, players.N_PARAMETERS))
     users, names = [None] * n_seats, [None] * n_seats

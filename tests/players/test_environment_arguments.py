@@ -197,6 +197,20 @@ def test_an_environment_refuses_money_or_opponents_it_cannot_use(ruleset, seats,
         batch(ruleset, seats, **options)
 
 
+@pytest.mark.parametrize(("ruleset", "seats"), BATCHES)
+def test_an_environment_leaves_at_least_one_seat_to_the_agent(ruleset, seats):
+    # opponents at every seat would never ask the agent: a batch would loop for ever inside numba
+    everyone = {seat: "random" for seat in range(seats)}
+    with pytest.raises(ValueError, match=f"fill all {seats} seats"):
+        environment(ruleset, seats, opponents=everyone)
+    with pytest.raises(ValueError, match=f"fill all {seats} seats"):
+        batch(ruleset, seats, opponents=everyone)
+    all_but_one = {seat: "random" for seat in range(1, seats)}
+    tables = batch(ruleset, seats, opponents=all_but_one)
+    tables.reset()
+    assert (tables.actors == 0).all()  # every table waits on the one seat left to the agent
+
+
 @pytest.mark.parametrize("n_seats", [2.5, True, 4, 9])
 def test_a_xuezhan_environment_refuses_a_seat_count_the_ruleset_does_not_play(n_seats):
     with pytest.raises((TypeError, ValueError), match="n_seats|players, not"):
