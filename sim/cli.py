@@ -135,6 +135,8 @@ def score(
     discard_after_kong: Annotated[bool, typer.Option("--discard-after-kong", help="杠上炮 (血战 family): on the discard made right after the discarder's kong.")] = False,
     extra_draw: Annotated[bool, typer.Option("--extra-draw", help="erren-challenge: self-drawn in the extra draws after an exhausted wall (海底捞月).")] = False,
     bonus: Annotated[str, typer.Option(help="erren-challenge: the face-up bonus tiles (花牌), e.g. 7z.")] = "",
+    seat_wind: Annotated[str, typer.Option(help="MCR: the winner's seat wind (门风刻): east, south, west or north.")] = "east",
+    round_wind: Annotated[str, typer.Option(help="MCR: the round's prevalent wind (圈风刻): east, south, west or north.")] = "east",
     ruleset: Annotated[str, typer.Option(help=RULESET_HELP)] = "erren",
     batch: Annotated[Path | None, typer.Option(help="A JSONL file of hands ('-': standard input; docs/scoring.md); one JSON line out per line in.")] = None,
     out: Annotated[Path | None, typer.Option(help="With --batch: write the output lines here instead of stdout.")] = None,
@@ -163,6 +165,7 @@ def score(
         self_drawn=self_drawn, last_tile=last_tile, kong_replacement=kong_replacement, robbing_kong=robbing_kong,
         fourth_tile=fourth_tile, flowers=flowers, ready=ready, tianting=tianting, tianhu=tianhu, dihu=dihu, renhu=renhu,
         discard_after_kong=discard_after_kong, extra_draw=extra_draw, bonus=bonus_kinds(bonus),
+        seat_wind=seat_wind, round_wind=round_wind,
     )
     tiles, winning = parse_scoring_input(hand, win)
     result = score_hand(tiles, winning, context, rules)

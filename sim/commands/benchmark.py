@@ -116,31 +116,8 @@ def reference_fans(answer, by_name: dict) -> Counter:
     return fans
 
 
-# PyMahjongGB's fan names where the MCR fan table (docs/drafts/mcr-fans.toml) writes another
+# PyMahjongGB's fan names where the MCR ruleset's fan table (sim/rulesets/mcr.toml) writes another
 MCR_REFERENCE_NAMES = {"独听・边张": "边张", "独听・嵌张": "嵌张", "独听・单钓": "单钓将"}
-MCR_FANS_DRAFT = Path(__file__).parent.parent.parent / "docs" / "drafts" / "mcr-fans.toml"
-# The loader builds the fan arrays under a family's switches; until the mcr family exists these borrow the 二人
-# family's (whose schema plays "wan-honours" with MCR scoring): only the fan tables are read from the result.
-MCR_DRAFT_SWITCHES = """
-[ruleset]
-id = "mcr-fans"
-name = "国标麻将 (fans only)"
-seed = "mcr"
-tile_set = "wan-honours"
-min_fan = 8
-flowers = true
-max_doubles = "unlimited"
-ready_requires_concealed = false
-"""
-
-
-def mcr_fan_ruleset():
-    """The Ruleset of MCR's 81 fans, for the three-suit evaluator's tests and rate: the fan tables of
-    docs/drafts/mcr-fans.toml under a [ruleset] table of their own, until sim/rulesets/mcr.toml lands
-    (then this is load_ruleset("mcr"))."""
-    from sim.core.ruleset import parse_ruleset_text
-
-    return parse_ruleset_text(MCR_FANS_DRAFT.read_text(encoding="utf-8") + MCR_DRAFT_SWITCHES, str(MCR_FANS_DRAFT))
 
 
 def mcr_reference_fans(answer, by_name: dict) -> Counter:
@@ -286,7 +263,7 @@ def fan_rates(n_hands: int, n_reference: int, seed: int) -> dict:
         score_many(*(column[:10] for column in hands.kernel_arrays()), *arrays)  # compile or load from cache
         found["rulesets"][ruleset_id] = _rate(lambda: _score_many(*hands.kernel_arrays(), *arrays, suit, counts, totals), n_hands)
     # MCR's three-suit evaluator on the same hands (east seat, east round): the issue's goal is within 1.5x of erren's
-    mcr_arrays = mcr_fan_ruleset().kernel_arrays()
+    mcr_arrays = load_ruleset("mcr").kernel_arrays()
     score_all_suits(*(column[:10] for column in hands.kernel_arrays()), *mcr_arrays)
     found["three_suits"] = _rate(lambda: _score_all_suits(*hands.kernel_arrays(), *mcr_arrays, counts, totals), n_hands)
     try:
@@ -319,7 +296,7 @@ def mcr_fan_rates(n_hands: int, n_reference: int, seed: int) -> dict:
     """MCR's three-suit evaluator's fan evaluations per second on `n_hands` generated winning hands of all 34
     kinds (with seat and round winds), and PyMahjongGB's on the first `n_reference` of them, with the hands
     where their fans differ."""
-    ruleset = mcr_fan_ruleset()
+    ruleset = load_ruleset("mcr")
     arrays = ruleset.kernel_arrays()
     hands = random_all_suit_hands(np.random.default_rng(seed), n_hands)
     counts = np.zeros((n_hands, len(Fan)), np.uint8)

@@ -71,6 +71,13 @@ CONTEXT_KEYS = tuple(field.name for field in fields(WinContext))
 WIND_KEYS = ("seat_wind", "round_wind")
 
 
+def refuse_winds(context: WinContext, ruleset: Ruleset) -> None:
+    """Only MCR scores the seat and round winds: elsewhere a context naming a wind other than the default east
+    would be ignored without a word, so it is refused."""
+    if (context.seat_wind, context.round_wind) != ("east", "east"):
+        raise ScoringError(f"{ruleset.id} does not score the seat and round winds (门风, 圈风); only MCR rulesets do")
+
+
 def check_tiles(hand: Hand, win: int, ruleset: Ruleset) -> None:
     in_set = TILE_SETS[ruleset.tile_set]
     used = hand.counts.astype(np.int64) + hand.meld_counts

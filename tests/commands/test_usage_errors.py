@@ -109,6 +109,9 @@ HAND_PICKED = [
     ("shanten", "--batch", "a\nb"),
     ("score", "", "--win", "1m"),
     ("score", "123m", "--win", ""),
+    ("score", "123m456p789s1112z", "--win", "2z", "--ruleset", "mcr", "--seat-wind", "up"),
+    ("score", "123m456m789m111z2z", "--win", "2z", "--seat-wind", "south"),  # erren scores no winds
+    ("score", "123m456m789m111z2z", "--win", "2z", "--ruleset", "liangmen-xuezhan", "--round-wind", "west"),
     ("rules", ""),
     ("rules", "erren", "--json", "--toml"),
     ("analyze", ""),

@@ -22,12 +22,12 @@ from kernels.fan_ids import Fan
 from kernels.fans.mcr_all_suits import NOT_A_WIN, score_many
 from sim.commands.benchmark import (
     GB_CODES,
-    mcr_fan_ruleset,
     mcr_reference_fans,
     pymahjonggb_arguments,
     random_hands,
 )
 from sim.core.all_suit_hands import random_all_suit_hands
+from sim.core.ruleset import load_ruleset
 
 N_HANDS = int(os.environ.get("MJSIM_MCR_REFERENCE_HANDS", "20000"))
 SEED = int(os.environ.get("MJSIM_MCR_REFERENCE_SEED", "2026"))
@@ -36,7 +36,7 @@ MIN_OCCURRENCES = 5
 
 @pytest.fixture(scope="module")
 def comparison():
-    ruleset = mcr_fan_ruleset()
+    ruleset = load_ruleset("mcr")
     by_name = {name: fan for fan, name in ruleset.fan_names.items()}
     hands = random_all_suit_hands(np.random.default_rng(SEED), N_HANDS)
     counts, totals = score_many(*hands.kernel_arrays(), *ruleset.kernel_arrays())
@@ -68,7 +68,7 @@ def test_the_sample_holds_every_mcr_fan_several_times(comparison):
 
 def test_a_hand_is_a_win_exactly_when_pymahjonggb_finds_one():
     """Random 14-tile concealed hands (almost all incomplete) and ones close to the irregular forms."""
-    ruleset = mcr_fan_ruleset()
+    ruleset = load_ruleset("mcr")
     rng = np.random.default_rng(11)
     uniform = random_hands(rng, 4_000, np.arange(34), 14)
     orphans = random_hands(rng, 1_000, np.r_[0, 8, 9, 17, 18, 26, 27:34], 14)  # near 十三幺 and 混幺九

@@ -18,18 +18,18 @@ from kernels.fans import mcr_all_suits
 from kernels.fans.mcr_all_suits import NOT_A_WIN, score_many
 from kernels.tiles import N_KINDS
 from sim.commands.benchmark import (
-    mcr_fan_ruleset,
     mcr_reference_fans,
     pymahjonggb_arguments,
 )
 from sim.core.hand_generator import WinningHands
 from sim.core.notation import parse_hand, parse_tile
+from sim.core.ruleset import load_ruleset
 from sim.core.win_context import WinContext
 
 
 @pytest.fixture(scope="module")
 def ruleset():
-    return mcr_fan_ruleset()
+    return load_ruleset("mcr")
 
 
 def one_hand(text, win, **context):
