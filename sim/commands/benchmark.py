@@ -347,20 +347,18 @@ def challenge_fan_rates(n_hands: int, n_reference: int, seed: int) -> dict:
     return found
 
 
-DEAL_HEURISTICS = ("random", "greedy", "value", "defensive")
-
-
 def deal_rates(n_deals: int, seed: int) -> dict:
     """Whole deals per second on one core, per ruleset, seat count and heuristic (best of three batches of
     `n_deals`), the expected-value player `ev` in seat 0 against greedy in the others (on a tenth of
     `n_deals`), and riichienv's four-player rounds per second when it is installed (measured in the same run)."""
     found = {"n_deals": n_deals, "rulesets": {}}
-    # every table of the shipped rulesets (sim.families.tables): each heuristic against itself in every seat
+    # every table of the shipped rulesets (sim.families.tables): each heuristic its family offers against
+    # itself in every seat
     for ruleset_id, seats in tables():
         ruleset = load_ruleset(ruleset_id)
         engine = family_of(ruleset).engine
         rates = {}
-        for heuristic in DEAL_HEURISTICS:
+        for heuristic in family_of(ruleset).players.NAMES:
             players = family_of(ruleset).parse_players([heuristic] * seats, seats)
             engine.play(ruleset, players, seed, 10)  # compile or load from cache
             rates[",".join([heuristic] * seats)] = _rate(lambda: engine.play(ruleset, players, seed, n_deals), n_deals)  # noqa: B023
@@ -500,6 +498,16 @@ def _riichienv_rate(min_seconds: float = 3.0) -> dict | None:
     return {"rate": rounds / (time.perf_counter() - start), "version": version("riichienv")}
 
 
+def reference_line(measured: dict | None, package: str, label: str, ours: str, rate) -> str:
+    """One fan evaluation reference's line: its rate, how many times faster `ours` is, and on how many hands
+    the fans differ (where it was compared), or how to install it."""
+    if measured is None:
+        return f"  {package}: not installed (pip install 'mjsim[test]')"
+    compared = (f"; fans differ on {measured['disagreements']} of {measured['n_hands']:,}" if "disagreements" in measured
+                else f" (on {measured['n_hands']:,} of the hands)")
+    return f"  {label:<44}{rate(measured['rate'])}   {ours} is {measured['kernel_ratio']:,.0f}x faster{compared}"
+
+
 def format_results(results: dict) -> str:
     def rate(value):
         return f"{value / 1e6:8.2f} M/s" if value >= 1e5 else f"{value / 1e3:8.1f} k/s"
@@ -536,40 +544,20 @@ def format_results(results: dict) -> str:
         if "three_suits" in fans:
             lines.append(f"  {'MCR three-suit evaluator, in-kernel':<44}{rate(fans['three_suits'])}   "
                          f"{fans['rulesets']['erren'] / fans['three_suits']:.2f}x erren's time a hand")
-        measured = fans["PyMahjongGB"]
-        if measured is None:
-            lines.append("  PyMahjongGB: not installed (pip install 'mjsim[test]')")
-        else:
-            lines.append(
-                f"  {'PyMahjongGB MahjongFanCalculator':<44}{rate(measured['rate'])}   erren is {measured['kernel_ratio']:,.0f}x faster; "
-                f"fans differ on {measured['disagreements']} of {measured['n_hands']:,}"
-            )
+        lines.append(reference_line(fans["PyMahjongGB"], "PyMahjongGB", "PyMahjongGB MahjongFanCalculator", "erren", rate))
     challenge = results.get("challenge_fans")
     if challenge:
         lines.append("")
         lines.append(f"fan evaluation: {challenge['n_hands']:,} generated winning hands of all 34 kinds (erren-challenge)")
         lines.append(f"  {'erren-challenge, batched':<44}{rate(challenge['kernel'])}")
-        measured = challenge["mahjong"]
-        if measured is None:
-            lines.append("  mahjong (riichi): not installed (pip install 'mjsim[test]')")
-        else:
-            lines.append(
-                f"  {'mahjong HandCalculator (riichi)':<44}{rate(measured['rate'])}   erren-challenge is "
-                f"{measured['kernel_ratio']:,.0f}x faster (on {measured['n_hands']:,} of the hands)"
-            )
+        lines.append(reference_line(challenge["mahjong"], "mahjong (riichi)", "mahjong HandCalculator (riichi)",
+                                    "erren-challenge", rate))
     mcr = results.get("mcr_fans")
     if mcr:
         lines.append("")
         lines.append(f"fan evaluation: {mcr['n_hands']:,} generated winning hands of all 34 kinds, with winds (MCR, 81 fans)")
         lines.append(f"  {'MCR three-suit evaluator, in-kernel':<44}{rate(mcr['kernel'])}")
-        measured = mcr["PyMahjongGB"]
-        if measured is None:
-            lines.append("  PyMahjongGB: not installed (pip install 'mjsim[test]')")
-        else:
-            lines.append(
-                f"  {'PyMahjongGB MahjongFanCalculator':<44}{rate(measured['rate'])}   the evaluator is "
-                f"{measured['kernel_ratio']:,.0f}x faster; fans differ on {measured['disagreements']} of {measured['n_hands']:,}"
-            )
+        lines.append(reference_line(mcr["PyMahjongGB"], "PyMahjongGB", "PyMahjongGB MahjongFanCalculator", "the evaluator", rate))
     deals = results.get("deals")
     if deals:
         lines.append("")

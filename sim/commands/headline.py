@@ -1,6 +1,6 @@
 """The headline tables of `results/README.md`: fan frequencies of the three 二人 rulesets, the 富贵豆 table of
-the default rooms and a league of the four heuristics, and the fan and money tables of both 血战 rulesets,
-from runs of a million deals each; then the expected-value player `ev` against the heuristics at every
+the default rooms and a league of the four heuristics, the fan and money tables of both 血战 rulesets, and
+MCR's fans and winning fan totals beside recorded human play, from runs of a million deals each; then the expected-value player `ev` against the heuristics at every
 table with the rating lists of the shipped players there, what its search's depth is worth, and how well its
 chances of winning come true (`mjsim headline`)."""
 
@@ -10,6 +10,7 @@ from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from analysis.leagues import league_matrix
@@ -19,7 +20,9 @@ from analysis.ratings import SEED as RATING_SEED
 from sim.core.result_files import versions, write_text_atomically
 from sim.core.rooms import load_rooms
 from sim.core.ruleset import load_ruleset
+from sim.core.statistics import Z_95, wilson_interval
 from sim.families import family_of, ruleset_ids, tables
+from sim.players.player_text import players_label
 from sim.runs import duel, runner
 
 DEFAULT_RULESET = "erren"  # the default ruleset of every command: its 富贵豆 table and the league are shown
@@ -55,6 +58,8 @@ def build(results: Path, deals: int, league_walls: int, seed: int, progress=None
     for ruleset_id, seats in GREEDY_TABLES:
         result = runs[ruleset_id]
         if "money" in result.money:  # several wins a deal, money by source: the 血战 family's tables
+            continue
+        if family_of(load_ruleset(ruleset_id)).name == "mcr":  # four seats, and the human records to compare with
             continue
         table = result.fan_table
         table = table[table["deals_scored"] > 0][FAN_COLUMNS]
@@ -93,6 +98,9 @@ def build(results: Path, deals: int, league_walls: int, seed: int, progress=None
     for ruleset_id, seats in GREEDY_TABLES:
         if "money" in runs[ruleset_id].money:
             sections.append(_xuezhan_section(ruleset_id, seats, deals, seed, runs[ruleset_id]))
+    for ruleset_id, seats in GREEDY_TABLES:
+        if family_of(load_ruleset(ruleset_id)).name == "mcr":
+            sections.append(mcr_section(ruleset_id, seats, deals, seed, runs[ruleset_id]))
     if ev_walls and ev_deals:
         sections.extend(_ev_sections(results, ev_walls, ev_deals, seed, progress))
     header = (
@@ -141,6 +149,68 @@ def _xuezhan_section(ruleset_id: str, seats: int, deals: int, seed: int, result)
     )
 
 
+# The shape of human play at the MCR table: the fan totals (flowers aside) of 992 recorded four-player wins on
+# tziakcha (雀渣), as the GB-Mahjong miner's verification report summarises them. Only these three figures are
+# published, so the comparison is of the mean, the median and the 90% quantile.
+HUMAN_WINS = 992
+HUMAN_FAN_TOTALS = {"mean": 15.1, "median": 13, "90% quantile": 24}
+# The bins of the distribution of winning fan totals: from the minimum of 8 up, wider as wins grow rarer
+FAN_TOTAL_BINS = (8, 9, 10, 12, 16, 24, 32, 48, 64, 88)
+
+
+def fan_total_distribution(totals: np.ndarray, bins=FAN_TOTAL_BINS) -> pd.DataFrame:
+    """Wins by fan total (flowers aside) in the half-open ranges that `bins` start, the last one open: the
+    count, the share of wins with its 95% Wilson interval, and the share at or below the range's top."""
+    rows = []
+    for index, low in enumerate(bins):
+        high = bins[index + 1] - 1 if index + 1 < len(bins) else None
+        inside = (totals >= low) & (totals <= high if high is not None else True)
+        count = int(inside.sum())
+        share_low, share_high = wilson_interval(count, len(totals))
+        label = f"{low}" if high == low else (f"{low}-{high}" if high is not None else f"{low} and more")
+        rows.append({"fan_total": label, "wins": count, "share": count / len(totals), "share_low": float(share_low),
+                     "share_high": float(share_high),
+                     "at_most": float((totals <= high).mean()) if high is not None else 1.0})
+    return pd.DataFrame(rows)
+
+
+def mcr_section(ruleset_id: str, seats: int, deals: int, seed: int, result) -> str:
+    """MCR's fan frequencies, the distribution of winning fan totals, and how close the simulated players come
+    to the shape of recorded human play (HUMAN_FAN_TOTALS)."""
+    outcomes = result.outcomes.set_index("statistic")
+    records = result.records
+    totals = records["fan_total"].to_numpy()[records["winner"].to_numpy() >= 0].astype(np.int64)
+    half = Z_95 * totals.std(ddof=1) / np.sqrt(len(totals))
+    simulated = {"mean": totals.mean(), "median": float(np.median(totals)), "90% quantile": float(np.quantile(totals, 0.9))}
+    comparison = pd.DataFrame([{"statistic": name, "simulated": simulated[name], "human": human,
+                                "simulated_over_human": simulated[name] / human}
+                               for name, human in HUMAN_FAN_TOTALS.items()])
+    fans = result.fan_table[result.fan_table["deals_scored"] > 0][FAN_COLUMNS]
+    label = players_label(result.players, result.defaults)
+    value = outcomes["value"]
+    return (
+        f"## `{ruleset_id}`, {label}, {deals:,} deals (seed {seed})\n\n"
+        f"Wins {value['win_share']:.2%} of deals (self-drawn {value['self_drawn_share_of_wins']:.2%} of wins), "
+        f"draws (荒庄) {value['draw_share']:.2%}. A win's fan total (flowers aside) is {totals.mean():.2f} on average "
+        f"[{totals.mean() - half:.2f}, {totals.mean() + half:.2f}], median {simulated['median']:.0f}, 90% quantile "
+        f"{simulated['90% quantile']:.0f}; the winner holds {value['mean_winner_flowers']:.2f} flowers.\n\n"
+        f"**Beside human play.** {HUMAN_WINS} recorded human wins at four-player MCR (tziakcha records, summarised in "
+        "the GB-Mahjong miner's verification report) have a mean fan total of "
+        f"{HUMAN_FAN_TOTALS['mean']}, median {HUMAN_FAN_TOTALS['median']} and 90% quantile "
+        f"{HUMAN_FAN_TOTALS['90% quantile']}. The simulated wins reach {simulated['mean'] / HUMAN_FAN_TOTALS['mean']:.0%} "
+        f"of the human mean and {simulated['90% quantile'] / HUMAN_FAN_TOTALS['90% quantile']:.0%} of its 90% quantile: "
+        "greedy takes the first win the minimum of 8 allows, where people build toward bigger hands, so these "
+        "tables describe fast, low wins (a lower bound on what rich hands are worth at a human table).\n\n"
+        + _markdown(comparison, {"simulated": "{:.1f}", "human": "{}", "simulated_over_human": "{:.0%}"})
+        + "\n\nWins by fan total (flowers aside): the share of wins with its 95% Wilson interval, and the share "
+        "at or below the range's top.\n\n"
+        + _markdown(fan_total_distribution(totals), {"wins": "{:,}", "share": "{:.3%}", "share_low": "{:.3%}",
+                                                      "share_high": "{:.3%}", "at_most": "{:.2%}"})
+        + "\n\nFans scored at least once, by value; shares with 95% Wilson intervals.\n\n"
+        + _markdown(fans, PERCENT)
+    )
+
+
 def _room_of(ruleset):
     return load_rooms(None, family_of(ruleset).rooms_file_for(ruleset))[0]
 
@@ -157,12 +227,20 @@ def _pair_walls(ruleset_id: str, first: str, second: str, walls: int, seed: int,
     return duel.play_walls(ruleset, first, second, seed, 0, walls, _room_of(ruleset), seats, lineup, luck=True)
 
 
+def _offered(ruleset_id: str, players) -> tuple:
+    """Those of `players` the ruleset's family seats: ev and the heuristics it offers (MCR has no value or
+    defensive player)."""
+    offered = family_of(load_ruleset(ruleset_id)).players.NAMES
+    return tuple(player for player in players if player == "ev" or player in offered)
+
+
 def round_robins(walls: int, seed: int, tables=EV_TABLES, players=ROUND_ROBIN, extra_duels=()) -> tuple[dict, list]:
     """Every pair of `players` at each table on the same `walls` walls, and the `extra_duels` (arguments of
     ``_duel``), on worker processes, one per core (each pair a pure function of its walls; ev's pairs first,
     the longest, so that the cores finish together): {(ruleset id, seats, lineup): the league table
     (``sim.runs.duel.league_table``)}, and the extra duels' results."""
-    pairs = [(table, first, second) for table in tables for first, second in itertools.combinations(players, 2)]
+    pairs = [(table, first, second) for table in tables
+             for first, second in itertools.combinations(_offered(table[0], players), 2)]
     pairs.sort(key=lambda pair: "ev" not in pair[1:])  # stable: the order within each kind is kept
     with ProcessPoolExecutor(max_workers=os.cpu_count() or 1, mp_context=get_context("spawn")) as pool:
         extra = [pool.submit(_duel, *arguments) for arguments in extra_duels]
