@@ -475,7 +475,7 @@ def headline(
     ev_walls: Annotated[int, typer.Option(help="Walls per pair of the round robin of the shipped players at every table: ev's duels and the rating lists (0: no ev sections).")] = 20_000,
     ev_deals: Annotated[int, typer.Option(help="Deals of each run that checks ev's chances of winning.")] = 100_000,
 ):
-    """Regenerate results/README.md: fan frequencies of the 二人 rulesets, the 富贵豆 table, a league of the heuristics, the fan and money tables of the 血战 rulesets, ev against the heuristics and the rating lists of the shipped players at every table, and ev's calibration tables."""
+    """Regenerate results/README.md: fan frequencies of the 二人 rulesets, the 富贵豆 table, a league of the heuristics, the fan and money tables of the 血战 rulesets, MCR's fans and winning fan totals beside human play, ev against the heuristics and the rating lists of the shipped players at every table, and ev's calibration tables."""
     from sim.commands.headline import EV_TABLES, GREEDY_TABLES, build
     from sim.core.progress import progress_bar
 

@@ -22,7 +22,6 @@ from sim.core.rooms import load_rooms
 from sim.core.ruleset import load_ruleset
 from sim.core.statistics import Z_95, wilson_interval
 from sim.families import family_of, ruleset_ids, tables
-from sim.players.player_text import players_label
 from sim.runs import duel, runner
 
 DEFAULT_RULESET = "erren"  # the default ruleset of every command: its 富贵豆 table and the league are shown
@@ -186,10 +185,9 @@ def mcr_section(ruleset_id: str, seats: int, deals: int, seed: int, result) -> s
                                 "simulated_over_human": simulated[name] / human}
                                for name, human in HUMAN_FAN_TOTALS.items()])
     fans = result.fan_table[result.fan_table["deals_scored"] > 0][FAN_COLUMNS]
-    label = players_label(result.players, result.defaults)
     value = outcomes["value"]
     return (
-        f"## `{ruleset_id}`, {label}, {deals:,} deals (seed {seed})\n\n"
+        f"## `{ruleset_id}`, {seats} x greedy, {deals:,} deals (seed {seed})\n\n"
         f"Wins {value['win_share']:.2%} of deals (self-drawn {value['self_drawn_share_of_wins']:.2%} of wins), "
         f"draws (荒庄) {value['draw_share']:.2%}. A win's fan total (flowers aside) is {totals.mean():.2f} on average "
         f"[{totals.mean() - half:.2f}, {totals.mean() + half:.2f}], median {simulated['median']:.0f}, 90% quantile "
@@ -201,7 +199,7 @@ def mcr_section(ruleset_id: str, seats: int, deals: int, seed: int, result) -> s
         f"of the human mean and {simulated['90% quantile'] / HUMAN_FAN_TOTALS['90% quantile']:.0%} of its 90% quantile: "
         "greedy takes the first win the minimum of 8 allows, where people build toward bigger hands, so these "
         "tables describe fast, low wins (a lower bound on what rich hands are worth at a human table).\n\n"
-        + _markdown(comparison, {"simulated": "{:.1f}", "human": "{}", "simulated_over_human": "{:.0%}"})
+        + _markdown(comparison, {"simulated": "{:.1f}", "human": "{:g}", "simulated_over_human": "{:.0%}"})
         + "\n\nWins by fan total (flowers aside): the share of wins with its 95% Wilson interval, and the share "
         "at or below the range's top.\n\n"
         + _markdown(fan_total_distribution(totals), {"wins": "{:,}", "share": "{:.3%}", "share_low": "{:.3%}",

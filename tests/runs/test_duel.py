@@ -153,6 +153,19 @@ def test_headline_writes_the_results_readme_from_its_runs(mjsim, tmp_path):
     assert "points on average" in text  # erren-challenge's wins are priced in points
     assert "| greedy |" in text and "mjsim headline" in text
     assert (tmp_path / "headline-erren" / "fan_frequency.parquet").is_file()
+    # MCR's section: its fans, the distribution of winning fan totals, and the comparison with human play
+    assert "## `mcr`, 4 x greedy, 1,000 deals" in text and "Beside human play" in text and "Wins by fan total" in text
+
+
+def test_the_fan_total_distribution_puts_every_win_in_one_range_from_the_minimum_up():
+    from sim.commands.headline import fan_total_distribution
+
+    totals = np.array([8, 8, 9, 10, 11, 12, 15, 16, 23, 24, 31, 32, 47, 48, 63, 64, 87, 88, 200])
+    table = fan_total_distribution(totals)
+    assert list(table["fan_total"]) == ["8", "9", "10-11", "12-15", "16-23", "24-31", "32-47", "48-63", "64-87", "88 and more"]
+    assert list(table["wins"]) == [2, 1, 2, 2, 2, 2, 2, 2, 2, 2]
+    assert np.allclose(table["at_most"], np.cumsum(table["wins"]) / len(totals))
+    assert ((table["share_low"] <= table["share"]) & (table["share"] <= table["share_high"])).all()
 
 
 def test_a_duel_played_in_chunks_is_the_duel_played_at_once(monkeypatch):
