@@ -273,10 +273,10 @@ def _ev_sections(results: Path, walls: int, deals: int, seed: int, progress=None
     depths = pd.DataFrame(depth_rows)
     sections = [
         f"## `ev` against the heuristics, {walls:,} walls per duel (seed {seed})\n\n"
-        "`mjsim duel ev OPPONENT --deals N --ruleset R` (`--lineup one` at the 血战 tables of three and four: one ev "
+        "`mjsim duel ev OPPONENT --deals N --ruleset R` (`--lineup one` at the tables of three and four: one ev "
         "against the opponent in every other seat, ev taking each seat in turn; `--seats 2` at the two-player "
         "sanren-liangfang). Money per deal of ev's seat: fans in erren and erren-classic, points in "
-        "erren-challenge, units of the base stake at 血战 tables, no fee; `difference` is ev's mean less the "
+        "erren-challenge, units of the base stake at 血战 tables, points at the MCR table, no fee; `difference` is ev's mean less the "
         "opponent's per seat, and its z.\n\n"
         + _markdown(duels, {"ev_wins": "{:.2%}", "ev_mean": number, "ev_low": number, "ev_high": number,
                             "difference": number, "z": "{:.1f}"}),
@@ -298,7 +298,7 @@ def ratings_section(leagues: dict, walls: int, seed: int) -> str:
     parts = [
         f"## Rating lists of the shipped players at every table, {walls:,} walls per pair (seed {seed})\n\n"
         "Each player's rating is its money per seat and deal against greedy's (fans in erren and erren-classic, "
-        "points in erren-challenge, units of the base stake at 血战 tables, no fee): the least-squares fit of "
+        "points in erren-challenge, units of the base stake at 血战 tables, points at the MCR table, no fee): the least-squares fit of "
         "every pair's mean difference in a round robin on duplicate walls (the pairs of the table above, and "
         "the heuristics' among themselves; one player alone against the other in every other seat at three and "
         f"four seats), with 95% intervals from {RATING_RESAMPLES:,} bootstrap resamples of the walls (seed "
