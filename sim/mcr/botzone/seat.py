@@ -31,11 +31,11 @@ from sim.core.actions import ADDED_KONG, CHOW, CONCEALED_KONG, DISCARD, KONG, NO
 from sim.core.waiting_limits import seconds_from_environment
 from sim.mcr.botzone import protocol
 from sim.players.player_text import PlayerError
-from sim.players.user_players import (
+from sim.players.user_players import (  # the process handling an exec: seat uses, shared as it is
+    ACTIONS,
     DEFAULT_EXEC_TIMEOUT,
     EXEC_TIMEOUT_VARIABLE,
     FAULTS_REPORTED,
-    ACTIONS,
     UserSeat,
     _end_process,
     _has_exited,
