@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A bot for Botzone's Chinese Standard Mahjong, written from the game's documentation (Botzone's wiki page
 "Chinese-Standard-Mahjong" and its "Bot" page) in its "simple interaction" line format. It imports nothing
-from mjsim: it is a Botzone bot, and mjsim seats it as one (docs/drafts/botzone.md).
+from mjsim: it is a Botzone bot, and mjsim seats it as one (docs/botzone.md).
 
 - `python3 botzone_bot.py`: started afresh each turn, it reads the turn number n, the n - 1 earlier requests
   each followed by its own answer, and the new request (anything after that, the data and global data

@@ -83,6 +83,7 @@ from sim.core.event_logs import DealLog
 from sim.core.random_streams import shuffle_in_place, stream_state
 from sim.core.worker_processes import engine_status
 from sim.mcr import players as players_module
+from sim.mcr.botzone import protocol as botzone_protocol
 from sim.mcr.observation import Observation, new_seen_work, numba_observation
 from sim.mcr.table import (
     ACTOR,
@@ -960,10 +961,104 @@ def _play_deals_with_numba(act0, act1, act2, act3, functions, user_parameters, a
 
 
 class _UserTable(UserTable):
-    """The batch being played with users' players (sim.players.seating), observed as an MCR seat observes."""
+    """The batch being played with users' players (sim.players.seating), observed as an MCR seat observes. Seats
+    that follow the deal as it happens (a ``follow`` method: sim.mcr.botzone.seat) are told its events before
+    each decision of a user's seat, read off the deal's event log (`events`, the memory the loop writes)."""
+
+    def __init__(self, ruleset, seats, seed, state, work, chances, records, events):
+        super().__init__(ruleset, seats, seed, state, work, chances, records)
+        self.events = events
+        self.followers = [user for user in seats if user is not None and hasattr(user, "follow")]
+        self.reader = None
+
+    def begin_deal(self, deal, row):
+        self.reader = _DealEvents()
+        super().begin_deal(deal, row)
 
     def observe(self, legal: list):
         return Observation(self.state, legal, self.deal, self.ruleset)
+
+    def ask(self, n_legal):
+        if self.followers:
+            table = self.state.table
+            new, untold = self.reader.read(self.events, int(table[DEALER]), int(table[ROUND_WIND]))
+            for user in self.followers:
+                user.follow(new, untold)
+        return super().ask(n_legal)
+
+
+class _DealEvents:
+    """One deal's event log read as the neutral events of sim.mcr.botzone.protocol, a few rows at a time: the
+    deal (every seat's 13 tiles and the flowers set aside while dealing; the dealer's 14th tile is its first
+    draw), draws, flowers, discards, claims (a pong or chow with the discard that follows it), kongs and the
+    win. The wall, passes, declined wins and payments are not events of the protocol."""
+
+    _DEALING = (EV_WALL, EV_DEAL, EV_REPLACEMENT, EV_LAST_TILE)
+
+    def __init__(self):
+        self.read_rows = 0  # rows of the log already read
+        self.dealt = False
+        self.claim = None  # a pong or chow row waiting for the discard that follows it
+        self.untold = None  # why the deal went where the protocol cannot follow it, once it has
+
+    def read(self, events, dealer: int, round_wind: int) -> tuple[list, str | None]:
+        """The events of the rows logged since the last call, and why the deal cannot be told further in the
+        protocol (None while it can): a seat that kongs after its pong or chow, before discarding, which
+        mjsim's table allows and Botzone's does not."""
+        count = int(events[0, 0])
+        rows = events[1 + self.read_rows : 1 + count].tolist()
+        self.read_rows = count
+        found = []
+        if self.untold is not None:
+            return found, self.untold
+        if not self.dealt:
+            ending = next((index for index, row in enumerate(rows) if row[0] not in self._DEALING), len(rows))
+            found.extend(self._dealt(rows[:ending], dealer, round_wind))
+            rows = rows[ending:]
+            self.dealt = True
+        for code, seat, tile, _ in rows:
+            if self.claim is not None:
+                claim_code, claimer, low = self.claim
+                if code != EV_DISCARD or seat != claimer:
+                    self.untold = (f"seat {claimer} made a {EVENT_NAMES[code]} after its "
+                                   f"{EVENT_NAMES[claim_code]}, before discarding")
+                    return found, self.untold
+                self.claim = None
+                if claim_code == EV_PONG:
+                    found.append(botzone_protocol.Ponged(seat, tile))
+                else:
+                    found.append(botzone_protocol.Chowed(seat, low + 1, tile))
+                continue
+            if code in (EV_DRAW, EV_REPLACEMENT):
+                if tile >= FIRST_FLOWER:
+                    found.append(botzone_protocol.ReplacedFlower(seat, tile))
+                else:
+                    found.append(botzone_protocol.Drew(seat, tile))
+            elif code == EV_DISCARD:
+                found.append(botzone_protocol.Discarded(seat, tile))
+            elif code in (EV_PONG, EV_CHOW):
+                self.claim = (code, seat, tile)
+            elif code == EV_KONG:
+                found.append(botzone_protocol.Konged(seat))
+            elif code == EV_CONCEALED_KONG:
+                found.append(botzone_protocol.ConcealedKonged(seat, tile))
+            elif code == EV_ADDED_KONG:
+                found.append(botzone_protocol.AddedKonged(seat, tile))
+            elif code in (EV_WIN_SELF_DRAWN, EV_WIN_DISCARD, EV_WIN_ROBBED_KONG):
+                found.append(botzone_protocol.Won(seat))
+        return found, None
+
+    @staticmethod
+    def _dealt(rows, dealer: int, round_wind: int):
+        """The deal from its rows: each seat's tiles and flowers in the order received; the dealer's last
+        tile of play is its 14th, which the protocol sends as its first draw."""
+        tiles, flowers = [[] for _ in range(SEATS)], [[] for _ in range(SEATS)]
+        for code, seat, tile, _ in rows:
+            if code in (EV_DEAL, EV_REPLACEMENT):
+                (flowers if tile >= FIRST_FLOWER else tiles)[seat].append(tile)
+        fourteenth = tiles[dealer].pop()
+        return [botzone_protocol.Dealt(dealer, round_wind, tuple(map(tuple, tiles)), tuple(map(tuple, flowers))),
+                botzone_protocol.Drew(dealer, fourteenth)]
 
 
 def _play_with_users(ruleset, players, seed, first, template, rules, work, validate, records, fans, events, wall,
@@ -975,7 +1070,7 @@ def _play_with_users(ruleset, players, seed, first, template, rules, work, valid
     acts, functions, user_parameters = numba_functions(users)
     drawable = max(0, template.shape[0] - DEALT * SEATS - 1)
     chances = win_chances.new_log(records.shape[0], win_chances.discards_bound(drawable, SEATS))
-    ASKING.table = _UserTable(ruleset, players.users, seed, state, work, chances, records)
+    ASKING.table = _UserTable(ruleset, players.users, seed, state, work, chances, records, events)
     view = new_player_view(new_state(), new_seen_work(), rules, MAX_NUMBA_PARAMETERS, copy_rules=bool(acts))
     arguments = (np.uint64(seed), first, template, rules, players.kinds, players.parameters, state, work, view, validate,
                  records, fans, events, wall, status, chances, log)

@@ -42,11 +42,14 @@ from sim.mcr.table import (
     shanten,
     unseen_counts,
 )
+from sim.mcr.botzone.seat import PREFIX as BOTZONE_PREFIX
+from sim.mcr.botzone.seat import BotzoneSeat
 from sim.players.player_text import parse_player_text
 
 RANDOM, GREEDY = 0, 1
 NAMES = ("random", "greedy")
 NUMBA_PLAYERS = {"ev": "sim.mcr.ev:act"}  # built-in players written on the numba player interface
+USER_SEATS = {BOTZONE_PREFIX: BotzoneSeat}  # players of this family's own kinds, by prefix: Botzone's bots
 CLAIM = 0
 N_PARAMETERS = 1
 DEFAULTS = {"random": {"claim": 1.0}, "greedy": {"claim": 1.0}}

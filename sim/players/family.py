@@ -41,7 +41,7 @@ import pandas as pd
 
 from sim.core.run_records import fan_column
 from sim.players.player_text import PlayerError, split_players
-from sim.players.user_players import builtin_numba_seat, is_user_player
+from sim.players.user_players import builtin_numba_seat, family_seat, is_user_player
 
 
 @dataclass(frozen=True)
@@ -102,6 +102,9 @@ class Family:
         builtin = builtin_numba_seat(text, getattr(self.players, "NUMBA_PLAYERS", {}))
         if builtin is not None:
             return builtin.text
+        if family_seat(text, self.players) is not None:
+            family_seat(text, self.players).check(text)
+            return text.strip()
         if is_user_player(text, self.players.NAMES):
             return text.strip()
         return self.players.parse_player(text)[2]

@@ -37,8 +37,12 @@ class HostedSeat(UserSeat):
 
     kind = "hosted"
 
-    def __init__(self, text: str):
-        check_user_player(text)
+    def __init__(self, text: str, seat_class=None):
+        """`seat_class`: the family's own kind of seat for `text` (``user_players.family_seat``), if it is one."""
+        if seat_class is not None:
+            seat_class.check(text)
+        else:
+            check_user_player(text)
         super().__init__(text)
 
 

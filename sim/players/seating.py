@@ -18,7 +18,7 @@ from sim.players.numba_players import MAX_NUMBA_PARAMETERS
 from sim.players.player_host import HostedSeat, HostedTable
 from sim.players.player_text import split_players
 from sim.players.player_view import read_only_state
-from sim.players.user_players import builtin_numba_seat, error_text, is_user_player, load_user_player
+from sim.players.user_players import builtin_numba_seat, error_text, family_seat, is_user_player, load_user_player
 
 # The status a batch played with users' players shares with its parent (sim.core.worker_processes.engine_status):
 # where the loop is, and why it stopped early.
@@ -168,18 +168,26 @@ def seat_texts(texts, heuristics, parse_player, engine: str, kinds: tuple[int, i
     seat: a heuristic through `parse_player(text)`, a built-in numba player (``heuristics.NUMBA_PLAYERS``) or
     a user's player, whose kind is ``kinds`` = (USER, NUMBA). Users' players are loaded here only in a worker
     process; elsewhere the table is hosted in one (sim.players.player_host) by the engine module `engine`.
-    `users`: user players already loaded, by seat (None where there is none), reused for their texts."""
+    `users`: user players already loaded, by seat (None where there is none), reused for their texts. A text
+    with a prefix the family offers seats of its own for (``user_players.family_seat``) is seated by that class."""
     if isinstance(texts, str):
         texts = split_players(texts)
     user_kind, numba_kind = kinds
     hosted = not in_worker() and any(builtin_numba_seat(text, heuristics.NUMBA_PLAYERS) is None
-                                     and is_user_player(text, heuristics.NAMES) for text in texts)
+                                     and (family_seat(text, heuristics) is not None
+                                          or is_user_player(text, heuristics.NAMES)) for text in texts)
     codes, vectors, names, seated = [], [], [], []
     for seat, text in enumerate(texts):
         builtin = builtin_numba_seat(text, heuristics.NUMBA_PLAYERS)
-        if builtin is not None or is_user_player(text, heuristics.NAMES):
+        own = family_seat(text, heuristics)
+        if builtin is not None or own is not None or is_user_player(text, heuristics.NAMES):
             known = users[seat] if users is not None and seat < len(users) and not hosted else None
-            user = known if known is not None else (builtin or (HostedSeat(text) if hosted else load_user_player(text)))
+            if known is not None or builtin is not None:
+                user = known or builtin
+            elif hosted:
+                user = HostedSeat(text, own)
+            else:
+                user = own(text) if own is not None else load_user_player(text)
             seated.append(user)
             codes.append(numba_kind if user.kind == "numba" else user_kind)
             vectors.append(np.zeros(heuristics.N_PARAMETERS))

@@ -155,6 +155,17 @@ def is_user_player(text: str, builtin_names) -> bool:
     return bool(rest) and bool(_IDENTIFIER.match(rest.partition(":")[0].strip()))
 
 
+def family_seat(text: str, heuristics):
+    """The seat class a family offers for a kind of player of its own, chosen by the player text's prefix (its
+    players module's ``USER_SEATS``: prefix -> a ``UserSeat`` class built from the text, whose ``check(text)``
+    checks what can be checked without running it), or None. The shared layer names no such kind."""
+    text = text.strip()
+    for prefix, seat_class in getattr(heuristics, "USER_SEATS", {}).items():
+        if text.startswith(prefix):
+            return seat_class
+    return None
+
+
 def user_player_label(text: str) -> str:
     """A short name for file names: `exec`, or the class name with its parameters (`Coin-win0.9`)."""
     text = text.strip()

@@ -64,6 +64,7 @@ from sim.players.player_text import players_label, split_players
 from sim.players.user_players import (
     PythonSeat,
     builtin_numba_seat,
+    family_seat,
     is_user_player,
     user_player_label,
 )
@@ -83,6 +84,9 @@ def default_directory(config: RunConfig) -> Path:
             if builtin.text != builtin_numba_seat(name, numba_players).text:
                 name += "-" + text.partition(":")[2].replace("=", "").replace(",", "-")
             names.append(name)
+            continue
+        if family_seat(text, heuristics) is not None:  # a family's own kind of player, by its prefix
+            names.append(text.strip().partition(":")[0])
             continue
         if is_user_player(text, heuristics.NAMES):
             names.append(user_player_label(text))

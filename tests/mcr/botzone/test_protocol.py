@@ -1,9 +1,9 @@
-"""Botzone's Chinese Standard Mahjong protocol (sim/mcr/botzone.py) against its documentation.
+"""Botzone's Chinese Standard Mahjong protocol (sim/mcr/botzone/protocol.py) against its documentation.
 
 The independent reason for every expected line here is the protocol as Botzone documents it: the request and
 response tables of its wiki page "Chinese-Standard-Mahjong", its judge (ailab-pku/Chinese-Standard-Mahjong,
 judge/main.cpp), and, for the two modes, its "Bot" page and its own local runner (ailab-pku/botzone-local,
-botzone/online/bot.py). docs/drafts/botzone.md lists what was checked where.
+botzone/online/bot.py). docs/botzone.md lists what was checked where.
 """
 
 import os
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from sim.core.notation import tile_name as mpsz_name
-from sim.mcr.botzone import (
+from sim.mcr.botzone.protocol import (
     KEEP_RUNNING,
     AddedKong,
     AddedKonged,
@@ -49,7 +49,7 @@ from sim.mcr.botzone import (
     tile_name,
 )
 
-BOT = Path(__file__).resolve().parents[2] / "examples" / "players" / "botzone_bot.py"
+BOT = Path(__file__).resolve().parents[3] / "examples" / "players" / "botzone_bot.py"
 ANSWER_SECONDS = 60  # a generous bound on one answer of the bot (a fresh Python process on a busy machine)
 
 
@@ -363,10 +363,10 @@ def test_a_bot_that_keeps_running_is_sent_every_request_in_turn():
     assert [step.text for step in bot.inputs[4:]] == ["3 1 CHI W3 J1\n", "3 3 PENG T7\n"]
 
 
-def test_a_running_bot_that_answers_more_than_pass_where_it_has_no_choice_is_refused():
+def test_a_running_bot_that_answers_more_than_pass_where_only_pass_is_allowed_is_refused():
     conversation = BotzoneConversation(transcript_of(2, EVENTS[:3]))
     bot = ScriptedBot(True, {"3 0 DRAW": "PENG W1"})
-    with pytest.raises(AnswerError, match="answered 'PENG W1' to '3 0 DRAW', where the seat has no choice"):
+    with pytest.raises(AnswerError, match="answered 'PENG W1' to '3 0 DRAW': PENG is not an answer here"):
         converse(conversation, bot)
 
 

@@ -7,10 +7,10 @@ one seat is sent (`BotzoneTranscript`, fed the table's events), the answers a bo
 Botzone's two modes (`BotzoneConversation`): a bot started afresh at each request and given the whole history
 ("simple interaction"), or one that keeps running and is given each new request as one line. It starts no
 process and knows no rules beyond what the protocol checks; the engine decides what is legal, and the seat
-that runs the program owns processes and time limits (docs/drafts/botzone.md).
+that runs the program owns processes and time limits (docs/botzone.md).
 
 The protocol, as Botzone's wiki page "Chinese-Standard-Mahjong" and its judge (github.com/ailab-pku/
-Chinese-Standard-Mahjong, judge/main.cpp) define it; docs/drafts/botzone.md says what was checked where:
+Chinese-Standard-Mahjong, judge/main.cpp) define it; docs/botzone.md says what was checked where:
 
 - Players are numbered 0-3 by seat wind: 0 is East and the dealer, and play passes 0, 1, 2, 3. A bot's
   left-hand neighbour (the only seat it may chow from) is the player numbered one below its own.
@@ -267,7 +267,7 @@ class BotzoneTranscript:
         if self.over:
             raise BotzoneError(f"{type(event).__name__} after the deal was won: Botzone sends nothing more")
         if not isinstance(event, EVENTS):
-            raise BotzoneError(f"{event!r} is not an event of sim.mcr.botzone")
+            raise BotzoneError(f"{event!r} is not an event of sim.mcr.botzone.protocol")
         if isinstance(event, Dealt):
             self._deal(event)
             return
@@ -553,14 +553,17 @@ class BotzoneConversation:
     The engine feeds `transcript` the table's events; when the seat has a choice at the latest request, its
     driver repeats ``step = conversation.next_step()``, writing ``step.text`` to the bot (a fresh process when
     ``step.new_process``) and handing what it wrote up to the KEEP_RUNNING line or its exit to
-    ``take_output``, until `next_step` is None; `action()` then reads the answer. Requests where the seat has
-    no choice are delivered lazily: a running bot gets each in turn and must answer `PASS`; a bot started
-    afresh is not started for them, and its history shows `PASS` there, the one answer the judge accepts.
+    ``take_output``, until `next_step` is None; `action()` then reads the answer. Requests the seat is not asked
+    about are delivered lazily: a running bot gets each in turn and must answer one the request allows (`PASS`
+    where only that is), which nobody acts on, as Botzone's judge ignores a claim another claim beat; a bot
+    started afresh is not started for them, and its history shows `PASS` there (the one answer the judge
+    accepts where the seat has no choice), or the move the table made for it (``played_for_it``).
     """
 
     def __init__(self, transcript: BotzoneTranscript, globaldata: str = ""):
         self.transcript = transcript
         self.responses: list[str] = []
+        self.played: dict[int, str] = {}  # request index -> the move the table made for the seat without asking it
         self.data = ""
         self.globaldata = globaldata  # kept across deals by the seat, as Botzone keeps it across games
         self.keep_running = False
@@ -576,7 +579,7 @@ class BotzoneConversation:
             return Step(restart_input(requests[:1], [], "", self.globaldata), True)
         if self.keep_running:
             return Step(keep_running_input(requests[answered]), False)
-        self.responses += ["PASS"] * (len(requests) - 1 - answered)
+        self.responses += [self.played.get(index, "PASS") for index in range(answered, len(requests) - 1)]
         return Step(restart_input(requests, self.responses, self.data, self.globaldata), True)
 
     def take_output(self, text: str) -> BotOutput:
@@ -590,11 +593,14 @@ class BotzoneConversation:
         self.data = output.data
         if output.globaldata:
             self.globaldata = output.globaldata
-        if index < len(self.transcript.requests) - 1 and output.response.strip() != "PASS":
-            request = self.transcript.requests[index]
-            raise AnswerError(f"answered {_shown(output.response.strip())} to {request.line!r}, where the seat "
-                              "has no choice: only PASS")
+        if index < len(self.transcript.requests) - 1:
+            self.transcript.parse_answer(output.response, index)  # one the request allows, though nobody acts on it
         return output
+
+    def played_for_it(self, line: str) -> None:
+        """The table made the move `line` (`PLAY W1`) for the seat at the latest request without asking its
+        bot (the seat had one legal action): a bot started afresh later sees it as its answer there."""
+        self.played[len(self.transcript.requests) - 1] = line
 
     def action(self):
         """The action of the bot's answer to the latest request (AnswerError if it is not one)."""
