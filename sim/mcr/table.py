@@ -312,13 +312,18 @@ def exposed_kong_legal(seat, tile, state):
 
 @njit(cache=True, inline="always", _nrt=False)
 def concealed_kong_legal(seat, kind, state):
-    return state.hands[seat, kind] == 4 and kong_room(seat, state.table)
+    """A concealed kong of four held, on a turn that began with a tile received (after a pong or chow the
+    seat discards: docs/rules/mcr-table.md#claims-on-a-discard)."""
+    table = state.table
+    return table[DRAWN] >= 0 and state.hands[seat, kind] == 4 and kong_room(seat, table)
 
 
 @njit(cache=True, inline="always", _nrt=False)
 def added_kong_legal(seat, kind, state):
+    """The fourth tile added to the seat's pong, on a turn that began with a tile received, as a concealed kong."""
     table = state.table
-    return state.hands[seat, kind] > 0 and kong_room(seat, table) and pong_index(seat, state.melds, table, kind) >= 0
+    return (table[DRAWN] >= 0 and state.hands[seat, kind] > 0 and kong_room(seat, table)
+            and pong_index(seat, state.melds, table, kind) >= 0)
 
 
 @njit(cache=True, _nrt=False)
