@@ -292,6 +292,26 @@ def test_a_pong_beats_the_chow_of_the_seat_on_the_left(mcr):
     assert table.state.melds[2, 0].tolist() == [MELD_PONG, five] and table.state.table[T.N_MELDS + 1] == 0
 
 
+def test_a_seat_that_pongs_discards_without_a_kong_of_its_own_tiles(mcr):
+    five = parse_tile("5m")
+    hands = [
+        tiles("5m 9m 9p 2s 3s 5s 7s 3z 4z 5z 6z 7z 8m 8m"),  # throws 5m
+        tiles("6m7m 1p1p 2p 3p 9s9s 6s 4s 8s 1z 2z"),
+        tiles("5m5m 1s1s1s1s 1p2p3p 7s8s 2z 3m"),  # pongs 5m, holding four 1s
+        tiles("4m 1p2p3p 4s5s6s 2z2z 7z7z 8p 9p"),
+    ]
+    table = Table(mcr, build_wall(hands))
+    table.answer(encode(DISCARD, five))
+    while table.seat != 2:
+        table.answer(encode(PASS, NO_TILE))
+    table.answer(encode(PONG, five))
+    while table.decision != DECISION_TURN:
+        table.answer(encode(PASS, NO_TILE))
+    assert table.seat == 2 and int(table.state.table[T.DRAWN]) == -1
+    # the four 1s would be a concealed kong on a turn that began with a tile received; after a pong it discards
+    assert {action_code(action) for action in table.legal()} == {DISCARD}
+
+
 def test_an_added_kong_is_robbed_by_the_first_seat_that_may_win_on_it_and_the_pong_stays(mcr):
     ruleset = variant(mcr, min_fan=0)
     eight = parse_tile("8s")
