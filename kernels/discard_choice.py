@@ -17,8 +17,8 @@ the hand's optimal splits, at a fraction of the cost:
   operations and the draws of its own group that lower the hand's row in a free column (a draw that lowers
   the row left lowers the whole row too, as a tile added never raises a cost), where a whole ukeire would
   combine the groups again;
-- a row's columns are compared all at once, without a branch, so that the reads of several rows overlap;
-  seven pairs and the live tiles a discard's draws add up to are counted on masks of kinds.
+- costs are compared without a branch on their values, so that the reads of several rows overlap; seven
+  pairs and the live tiles a discard's draws add up to are counted on masks of kinds.
 
 Seven pairs (no melds) is counted from the pairs and singles, as the shanten kernels do. One case is left
 to ``_ukeire_one``: a hand complete in the standard form, whose every discard is one tile from complete,
@@ -71,21 +71,24 @@ def _group_size(group):
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def _kept_columns(table, row, other_row):
-    """The columns (bits) where `other_row` costs the same as `row`. Every column is compared, without a
-    branch: the loads of several rows then overlap instead of waiting on each test."""
+def _kept_columns(table, row, other_row, columns):
+    """Of `columns` (bits), those where `other_row` costs the same as `row`. The test of a column's bit takes
+    the same way for every row of a group (it is predicted); the comparison of costs is added in without a
+    branch, so that the reads of several rows overlap instead of waiting on each test."""
     kept = 0
     for column in range(N_COLUMNS):
-        kept |= np.int64(table[other_row, column] == table[row, column]) << column
+        if (columns >> column) & 1:
+            kept |= np.int64(table[other_row, column] == table[row, column]) << column
     return kept
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def _lowered_columns(table, row, other_row):
-    """The columns (bits) where `other_row` costs less than `row`, compared without a branch."""
+def _lowered_columns(table, row, other_row, columns):
+    """Of `columns` (bits), those where `other_row` costs less than `row`, as ``_kept_columns``."""
     lowered = 0
     for column in range(N_COLUMNS):
-        lowered |= np.int64(table[other_row, column] < table[row, column]) << column
+        if (columns >> column) & 1:
+            lowered |= np.int64(table[other_row, column] < table[row, column]) << column
     return lowered
 
 
@@ -170,7 +173,7 @@ def distances_after_discard(counts, n_melds, suit, honors, scratch, work, distan
                 distances[kind] = _BIG
                 scale *= 5
                 continue
-            free = _kept_columns(table, row, row - scale) & tight
+            free = _kept_columns(table, row, row - scale, tight)
             work[FREE + kind] = free
             distance = standard if free != 0 else standard + 1
             if seven_allowed:
@@ -202,11 +205,11 @@ def _improving_draws(counts, live, suit, honors, work):
         for rank in range(_group_size(group)):
             kind = start + rank
             if counts[kind] < 4 and live[kind] > 0:
-                lowered = _lowered_columns(table, row, row + scale) & tight
-                if lowered != 0:
-                    for column in range(N_COLUMNS):
-                        if (lowered >> column) & 1:
-                            work[IMPROVING + N_COLUMNS * group + column] |= np.int64(1) << kind
+                for column in range(N_COLUMNS):
+                    if (tight >> column) & 1:  # the same columns for every kind of the group: predicted
+                        work[IMPROVING + N_COLUMNS * group + column] |= np.int64(
+                            table[row + scale, column] < table[row, column]
+                        ) << kind
             scale *= 5
 
 
@@ -292,7 +295,7 @@ def tied_ukeire(counts, n_melds, live, best, suit, honors, scratch, work, distan
                 other_scale = 1
                 for other_rank in range(_group_size(group)):
                     other = start + other_rank
-                    if (candidates >> other) & 1 and _lowered_columns(table, row, left + other_scale) & free != 0:
+                    if (candidates >> other) & 1 and _lowered_columns(table, row, left + other_scale, free) != 0:
                         lowering |= np.int64(1) << other
                     other_scale *= 5
             if seven_allowed:
