@@ -13,8 +13,12 @@ the hand's optimal splits, at a fraction of the cost:
   and one more otherwise; and a draw lowers the distance of the hand left exactly when it lowers its
   group's cost in the column of a cheapest split that the discard kept cheapest;
 - the cheapest splits are found once, from the two pairs of groups (万 with 筒, 条 with honours) combined;
-  each group's costs after each draw are read once per hand; a tied discard then costs its own group's
-  draws and a few bit operations, where a whole ukeire would combine the groups again.
+  each group's costs after each draw are read once per hand; a tied discard then costs a few bit
+  operations and the draws of its own group that lower the hand's row in a free column (a draw that lowers
+  the row left lowers the whole row too, as a tile added never raises a cost), where a whole ukeire would
+  combine the groups again;
+- costs are compared without a branch on their values, so that the reads of several rows overlap; seven
+  pairs and the live tiles a discard's draws add up to are counted on masks of kinds.
 
 Seven pairs (no melds) is counted from the pairs and singles, as the shanten kernels do. One case is left
 to ``_ukeire_one``: a hand complete in the standard form, whose every discard is one tile from complete,
@@ -28,7 +32,7 @@ on the same hand. Work arrays: ``scratch`` int16 (6, 10) as the shanten kernels'
 import numpy as np
 from numba import njit
 
-from kernels.integers import smaller
+from kernels.integers import bit_count, smaller
 from kernels.shanten import _BIG, _combine, _seven_pairs_from_tally, _split_cost, _ukeire_one
 from kernels.tables import MAX_SETS
 from kernels.tiles import HONOR_START, N_KINDS, PIN_START, SOU_START
@@ -57,13 +61,6 @@ def new_work() -> np.ndarray:
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def _cost(suit, honors, group, row, column):
-    if group == 3:
-        return np.int64(honors[row, column])
-    return np.int64(suit[row, column])
-
-
-@njit(cache=True, inline="always", _nrt=False)
 def _group_start(group):
     return 9 * group
 
@@ -71,6 +68,28 @@ def _group_start(group):
 @njit(cache=True, inline="always", _nrt=False)
 def _group_size(group):
     return 7 if group == 3 else 9
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _kept_columns(table, row, other_row, columns):
+    """Of `columns` (bits), those where `other_row` costs the same as `row`. The test of a column's bit takes
+    the same way for every row of a group (it is predicted); the comparison of costs is added in without a
+    branch, so that the reads of several rows overlap instead of waiting on each test."""
+    kept = 0
+    for column in range(N_COLUMNS):
+        if (columns >> column) & 1:
+            kept |= np.int64(table[other_row, column] == table[row, column]) << column
+    return kept
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _lowered_columns(table, row, other_row, columns):
+    """Of `columns` (bits), those where `other_row` costs less than `row`, as ``_kept_columns``."""
+    lowered = 0
+    for column in range(N_COLUMNS):
+        if (columns >> column) & 1:
+            lowered |= np.int64(table[other_row, column] < table[row, column]) << column
+    return lowered
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -145,6 +164,7 @@ def distances_after_discard(counts, n_melds, suit, honors, scratch, work, distan
         start = _group_start(group)
         row = work[ROWS + group]
         tight = work[TIGHT + group]
+        table = honors if group == 3 else suit
         scale = 1
         for rank in range(_group_size(group)):
             kind = start + rank
@@ -153,12 +173,7 @@ def distances_after_discard(counts, n_melds, suit, honors, scratch, work, distan
                 distances[kind] = _BIG
                 scale *= 5
                 continue
-            free = 0
-            for column in range(N_COLUMNS):
-                if (tight >> column) & 1 and _cost(suit, honors, group, row - scale, column) == _cost(
-                    suit, honors, group, row, column
-                ):
-                    free |= 1 << column
+            free = _kept_columns(table, row, row - scale, tight)
             work[FREE + kind] = free
             distance = standard if free != 0 else standard + 1
             if seven_allowed:
@@ -185,15 +200,16 @@ def _improving_draws(counts, live, suit, honors, work):
         tight = work[TIGHT + group]
         for column in range(N_COLUMNS):
             work[IMPROVING + N_COLUMNS * group + column] = 0
+        table = honors if group == 3 else suit
         scale = 1
         for rank in range(_group_size(group)):
             kind = start + rank
             if counts[kind] < 4 and live[kind] > 0:
                 for column in range(N_COLUMNS):
-                    if (tight >> column) & 1 and _cost(suit, honors, group, row + scale, column) < _cost(
-                        suit, honors, group, row, column
-                    ):
-                        work[IMPROVING + N_COLUMNS * group + column] |= np.int64(1) << kind
+                    if (tight >> column) & 1:  # the same columns for every kind of the group: predicted
+                        work[IMPROVING + N_COLUMNS * group + column] |= np.int64(
+                            table[row + scale, column] < table[row, column]
+                        ) << kind
             scale *= 5
 
 
@@ -224,9 +240,22 @@ def tied_ukeire(counts, n_melds, live, best, suit, honors, scratch, work, distan
     same hand. `ukeire_scratch`: the int64 (34,) work array of ``_ukeire_one``."""
     seven_allowed = n_melds == 0
     pairs, singles = 0, 0
+    odd_kinds, drawable = np.int64(0), np.int64(0)  # kinds (bits) held an odd number of times; drawable
+    live_ones, live_twos, live_fours = np.int64(0), np.int64(0), np.int64(0)  # the bits of each kind's live copies
     for kind in range(N_KINDS):
-        pairs += counts[kind] >> 1
-        singles += counts[kind] & 1
+        count, copies, bit = counts[kind], live[kind], np.int64(1) << kind
+        pairs += count >> 1
+        singles += count & 1
+        if count & 1:
+            odd_kinds |= bit
+        if count < 4 and copies > 0:
+            drawable |= bit
+        if copies & 1:
+            live_ones |= bit
+        if copies & 2:
+            live_twos |= bit
+        if copies & 4:
+            live_fours |= bit
     standard = work[STANDARD]
     _improving_draws(counts, live, suit, honors, work)
     _reach(work)
@@ -253,19 +282,21 @@ def tied_ukeire(counts, n_melds, live, best, suit, honors, scratch, work, distan
                 for column in range(N_COLUMNS):
                     if (free >> column) & 1:
                         lowering |= work[REACH + N_COLUMNS * group + column]
-                # the group's own draws, to the row the discard left
+                # the group's own draws, to the row the discard left: a draw that lowers a free column's cost of
+                # the row left lowers it for the whole row too (a tile added never raises a cost), so only the
+                # row's improving draws in that column are read again
+                candidates = np.int64(0)
+                for column in range(N_COLUMNS):
+                    if (free >> column) & 1:
+                        candidates |= work[IMPROVING + N_COLUMNS * group + column]
+                candidates &= ~(np.int64(1) << kind)
+                table = honors if group == 3 else suit
                 left = row - scale
                 other_scale = 1
                 for other_rank in range(_group_size(group)):
                     other = start + other_rank
-                    held = counts[other] - (other == kind)
-                    if held < 4 and live[other] > 0:
-                        for column in range(N_COLUMNS):
-                            if (free >> column) & 1 and _cost(suit, honors, group, left + other_scale, column) < _cost(
-                                suit, honors, group, row, column
-                            ):
-                                lowering |= np.int64(1) << other
-                                break
+                    if (candidates >> other) & 1 and _lowered_columns(table, row, left + other_scale, free) != 0:
+                        lowering |= np.int64(1) << other
                     other_scale *= 5
             if seven_allowed:
                 count = counts[kind]
@@ -274,13 +305,17 @@ def tied_ukeire(counts, n_melds, live, best, suit, honors, scratch, work, distan
                 if _seven_pairs_from_tally(pairs_left, singles_left) == best:
                     odd_lowers = _seven_pairs_from_tally(pairs_left + 1, singles_left - 1) < best
                     even_lowers = _seven_pairs_from_tally(pairs_left, singles_left + 1) < best
-                    for other in range(N_KINDS):
-                        held = counts[other] - (other == kind)
-                        if held < 4 and live[other] > 0 and (odd_lowers if held & 1 else even_lowers):
-                            lowering |= np.int64(1) << other
-            total = 0
-            for other in range(N_KINDS):
-                if (lowering >> other) & 1:
-                    total += live[other]
+                    # the hand left: `kind` held once less (so drawable if a copy is live), its parity turned
+                    bit = np.int64(1) << kind
+                    odd_left = odd_kinds ^ bit
+                    drawable_left = drawable | bit if live[kind] > 0 else drawable
+                    if odd_lowers:
+                        lowering |= drawable_left & odd_left
+                    if even_lowers:
+                        lowering |= drawable_left & ~odd_left
+            # every kind in `lowering` has 1 to 4 live copies: count them bit by bit
+            total = bit_count(lowering & live_ones) + 2 * bit_count(lowering & live_twos) + 4 * bit_count(
+                lowering & live_fours
+            )
             work[UKEIRE + kind] = total
             scale *= 5

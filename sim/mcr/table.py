@@ -26,6 +26,7 @@ from numba import njit
 
 from kernels import discard_choice
 from kernels.fan_ids import N_FANS
+from kernels.integers import bit_count
 from kernels.shanten import _hand_shanten
 from kernels.tiles import (
     COPIES_PER_KIND,
@@ -90,8 +91,15 @@ MAX_DISCARDS = 96
 MIN_FAN, HAS_FLOWERS, BASE, MATCH_DEALS, WALL_TILES = range(5)
 SETTINGS_FIELDS = 5
 
-# Knitted tiles (全不靠, 组合龙): one suit holds 1-4-7, another 2-5-8, the third 3-6-9.
+# Knitted tiles (全不靠, 组合龙): one suit holds 1-4-7, another 2-5-8, the third 3-6-9; as masks of kinds (bit k
+# for kind k), one per way to give the three suits the three residues.
 KNITTED_ORDERS = ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
+KNITTED_STRAIGHTS = tuple(
+    sum(1 << (suit * SUIT_SIZE + rank) for suit in range(3) for rank in range(order[suit], SUIT_SIZE, 3))
+    for order in KNITTED_ORDERS
+)
+NUMBERED_KINDS = (1 << HONOR_START) - 1
+ORPHAN_KINDS = sum(1 << kind for kind in (0, 8, 9, 17, 18, 26, *range(HONOR_START, N_KINDS)))
 
 
 # ------------------------------------------------------------------------------------ state
@@ -210,52 +218,59 @@ def pong_index(seat, melds, table, kind):
 
 
 @njit(cache=True, _nrt=False)
-def _knitted_shape(counts, n_melds, bits, scratch):
-    """Whether 3k+2 concealed tiles make 全不靠 (14 single tiles, no meld: knitted tiles of at most one
-    residue class per suit, the classes different, and honours) or 组合龙 (the nine tiles of a knitted
-    straight, and the rest with the melds four sets and a pair in all). Per suit it first reads which
-    residue classes (ranks 1-4-7, 2-5-8, 3-6-9) it holds any tile of, and which it holds whole, so that the
-    common hand, which is neither, costs a pass over the suits."""
-    if n_melds > 1:
-        return False
-    held_classes = 0  # bit 3 * suit + residue: the suit holds a tile of that class
-    whole_classes = 0  # ... all three ranks of it
-    singles_only = True
-    for suit in range(3):
-        for residue in range(3):
-            whole = True
-            for rank in range(residue, SUIT_SIZE, 3):
-                count = counts[suit * SUIT_SIZE + rank]
-                if count > 0:
-                    held_classes |= 1 << (3 * suit + residue)
-                    singles_only = singles_only and count == 1
-                else:
-                    whole = False
-            if whole:
-                whole_classes |= 1 << (3 * suit + residue)
-    for kind in range(HONOR_START, N_KINDS):
-        singles_only = singles_only and counts[kind] <= 1
-    for order in KNITTED_ORDERS:
-        straight = (1 << order[0]) | (1 << (3 + order[1])) | (1 << (6 + order[2]))
-        if n_melds == 0 and singles_only and held_classes & ~straight == 0:
-            return True  # 14 single tiles (the hand's size) inside one knitted order and the honours
-        if whole_classes & straight == straight:
+def is_winning_shape(counts, n_melds, bits, scratch):
+    """Whether 3k+2 concealed tiles beside n_melds melds are complete in any MCR shape: four sets and a pair,
+    seven pairs, thirteen orphans, 全不靠 (14 single tiles, no meld: the numbered ones inside one knitted
+    straight, 1-4-7, 2-5-8 and 3-6-9 in three different suits, and honours) or 组合龙 (the nine tiles of a
+    knitted straight, and the rest with the melds four sets and a pair in all). `scratch`: int8 (34,).
+
+    The engine asks this of every seat on every discard and draw (some 240 times a deal), so one pass over
+    the counts gathers what every shape needs as masks of kinds, and the bit table of complete suits is read
+    only for a hand whose honours and suit sizes allow the standard shape. tests/mcr/test_winning_shape.py
+    compares it with each shape's definition."""
+    held = np.int64(0)  # kinds held
+    several = np.int64(0)  # kinds held more than once
+    twice = np.int64(0)  # kinds held exactly twice
+    misfits = np.int64(0)  # kinds held once or four times: as honours, no set or pair takes them
+    odd = 0
+    for kind in range(N_KINDS):  # without a branch: the counts are too varied to predict
+        count = counts[kind]
+        held |= np.int64(count > 0) << kind
+        several |= np.int64(count > 1) << kind
+        twice |= np.int64(count == 2) << kind
+        misfits |= np.int64((count == 1) | (count == 4)) << kind
+        odd += count & 1
+    # the standard shape needs no suit of size 1 mod 3, no honour misfit, and the pair in exactly one group
+    standard = misfits >> HONOR_START == 0
+    pairs_at = bit_count(twice >> HONOR_START)
+    for group in range(3):
+        tiles = 0
+        for rank in range(SUIT_SIZE):
+            tiles += counts[group * SUIT_SIZE + rank]
+        standard = standard and tiles % 3 != 1
+        pairs_at += tiles % 3 == 2
+    if standard and pairs_at == 1 and is_complete_all_suits(counts, n_melds, bits):
+        return True
+    if n_melds == 0:
+        if odd == 0:
+            return True  # seven pairs: 14 tiles, every count even
+        if held == ORPHAN_KINDS and bit_count(twice) == 1:
+            return True  # thirteen orphans
+    if n_melds > 1 or (several != 0 and bit_count(held & NUMBERED_KINDS) < 9):
+        return False  # 全不靠 holds single tiles only, 组合龙 nine different numbered kinds
+    for straight in KNITTED_STRAIGHTS:
+        if n_melds == 0 and several == 0 and held & NUMBERED_KINDS & ~straight == 0:
+            return True  # 全不靠: 14 single tiles (the hand's size) inside one knitted straight and the honours
+        if held & straight == straight:
             for kind in range(N_KINDS):
                 scratch[kind] = counts[kind]
-            for suit in range(3):
-                for rank in range(order[suit], SUIT_SIZE, 3):
-                    scratch[suit * SUIT_SIZE + rank] -= 1
+            for kind in range(HONOR_START):
+                if (straight >> kind) & 1:
+                    scratch[kind] -= 1
             # the rest is sets and one pair: the check reads it as a hand of more melds (so no seven pairs)
             if is_complete_all_suits(scratch, n_melds + 3, bits):
                 return True
     return False
-
-
-@njit(cache=True, _nrt=False)
-def is_winning_shape(counts, n_melds, bits, scratch):
-    """Whether 3k+2 concealed tiles beside n_melds melds are complete in any MCR shape: four sets and a pair,
-    seven pairs, thirteen orphans, 全不靠 or 组合龙. `scratch`: int8 (34,)."""
-    return is_complete_all_suits(counts, n_melds, bits) or _knitted_shape(counts, n_melds, bits, scratch)
 
 
 @njit(cache=True, inline="always", _nrt=False)
