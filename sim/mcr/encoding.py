@@ -18,7 +18,6 @@ from numba import njit
 
 from kernels.tiles import MELD_CHOW, MELD_CONCEALED_KONG, MELD_KONG, MELD_PONG, N_FLOWERS, N_KINDS
 from sim.core.actions import DECISION_CLAIM, DECISION_NAMES, DECISION_ROB, DECISION_TURN
-from sim.mcr.engine import R_MONEY
 from sim.mcr.table import (
     DEALER,
     DECISION,
@@ -28,6 +27,7 @@ from sim.mcr.table import (
     N_MELDS,
     OFFER,
     OFFERED_BY,
+    R_MONEY,
     ROUND_WIND,
     SEATS,
     SETTINGS_FIELDS,

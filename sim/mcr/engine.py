@@ -60,7 +60,7 @@ from kernels.tiles import (
     N_FLOWERS,
     N_KINDS,
 )
-from sim.core import event_logs, win_chances
+from sim.core import decision_logs, draw_luck, event_logs, win_chances
 from sim.core.actions import (
     ADDED_KONG,
     CHOW,
@@ -82,6 +82,7 @@ from sim.core.deal_rules import Rules, deal_rules
 from sim.core.event_logs import DealLog
 from sim.core.random_streams import shuffle_in_place, stream_state
 from sim.core.worker_processes import engine_status
+from sim.mcr import encoding as observation_encoding
 from sim.mcr import players as players_module
 from sim.mcr.botzone import protocol as botzone_protocol
 from sim.mcr.observation import Observation, new_seen_work, numba_observation
@@ -91,6 +92,7 @@ from sim.mcr.table import (
     CLAIM,
     CLAIMER,
     DEALER,
+    DEAL_COLUMNS,
     DECISION,
     DRAWN,
     FLOWERS,
@@ -100,9 +102,27 @@ from sim.mcr.table import (
     N_MELDS,
     OFFER,
     OFFERED_BY,
+    RECORD_COLUMNS,
+    RECORD_WIDTH,
     ROUND,
     ROUND_WIND,
+    R_DEALER,
+    R_DISCARDER,
+    R_FAN_TOTAL,
+    R_FAULTED,
+    R_FLOWERS,
+    R_INITIAL_SHANTEN,
+    R_MELDS,
+    R_MONEY,
+    R_ROUND_WIND,
+    R_TILES_LEFT,
+    R_TURNS,
+    R_VIOLATION,
+    R_WINNER,
+    R_WINNER_FLOWERS,
+    R_WIN_TYPE,
     SEATS,
+    SEAT_COLUMNS,
     SETTINGS_FIELDS,
     SOURCE,
     STEP,
@@ -110,11 +130,11 @@ from sim.mcr.table import (
     WALL_BACK,
     WALL_FRONT,
     WALL_TILES,
+    WINDS,
+    WINNER,
     WIN_ALLOWED,
     WIN_FLAGS,
     WIN_TOTAL,
-    WINDS,
-    WINNER,
     chow_legal,
     is_legal,
     is_winning_shape,
@@ -167,27 +187,6 @@ STEP_OVER, STEP_DECIDE, STEP_TURN, STEP_ROB, STEP_CLAIM = range(5)
 
 NOT_WON, SELF_DRAWN, DISCARD_WIN, ROBBED_KONG = -1, 1, 2, 3
 WIN_TYPES = {SELF_DRAWN: "self_drawn", DISCARD_WIN: "discard", ROBBED_KONG: "robbed_kong"}
-
-# Record layout (int32 per deal): the deal's columns, then per-seat blocks (one column a seat).
-# Deal: dealer, round_wind (0 east .. 3 north), winner (-1: exhausted), discarder (the seat that paid base + F
-# for a win on its discard or its robbed kong; -1 otherwise), win_type (-1, or 1 self-drawn, 2 discard, 3
-# robbed kong), fan_total (flowers aside), winner_flowers, turns, tiles_left, violation.
-# Per seat s: money_s (net points: base and fans), flowers_s, initial_shanten_s, melds_s, and faulted_s (1 when
-# the seat's user player faulted in the deal: an exec: program that failed to answer, answered for it by
-# ``default_action``).
-DEAL_COLUMNS = (
-    "dealer", "round_wind", "winner", "discarder", "win_type", "fan_total", "winner_flowers", "turns", "tiles_left",
-    "violation",
-)
-SEAT_COLUMNS = ("money", "flowers", "initial_shanten", "melds", "faulted")
-(
-    R_DEALER, R_ROUND_WIND, R_WINNER, R_DISCARDER, R_WIN_TYPE, R_FAN_TOTAL, R_WINNER_FLOWERS, R_TURNS, R_TILES_LEFT,
-    R_VIOLATION,
-) = range(len(DEAL_COLUMNS))
-R_MONEY, R_FLOWERS, R_INITIAL_SHANTEN, R_MELDS, R_FAULTED = range(
-    len(DEAL_COLUMNS), len(DEAL_COLUMNS) + SEATS * len(SEAT_COLUMNS), SEATS)
-RECORD_COLUMNS = DEAL_COLUMNS + tuple(f"{name}_{seat}" for name in SEAT_COLUMNS for seat in range(SEATS))
-RECORD_WIDTH = len(RECORD_COLUMNS)
 
 # Event log codes: (code, seat, tile, amount). A chow's row holds its lowest kind, the amount the discard
 # it took; a payment's seat pays the seat in the tile slot.
@@ -292,6 +291,75 @@ def _win_total(seat, tile, flags, in_hand, state, rules, work):
 @njit(cache=True, inline="always", _nrt=False)
 def _may_win(total, rules):
     return total >= 0 and total >= rules.settings[MIN_FAN]
+
+
+# ------------------------------------------------------------------------------------- the luck of the draws
+#
+# Which draw's luck counts when a flower comes: the tile the draw ends with in the hand, measured against the
+# tiles left that are no flower. Given everything before the draw, and even given how many flowers it meets on
+# the way, that tile is uniform over those tiles (the shuffle is uniform: where the flowers lie says nothing of
+# the order of the others), so each term keeps its mean of zero. Measuring the flower as a draw of its own (g
+# of a flower is 0, as 二人 does) would add a term for a tile that changes nothing of the hand, noise the
+# deal's result does not follow; the flowers a seat sets aside count instead in the price of its wins, as they
+# do in the money (F = fans + flowers).
+
+
+@njit(cache=True, _nrt=False)
+def _draw_in_play(seat, from_back, wall, rules, state, work, events):
+    """``_draw`` during play (the opening's flower replacements are not measured): the luck of the tile kept is
+    added to the seat's when luck is measured (sim.core.draw_luck)."""
+    table = state.table
+    first, last = table[WALL_FRONT], table[WALL_BACK]
+    tile, source = _draw(seat, from_back, wall, state, events)
+    if tile >= 0 and draw_luck.measuring(work.luck):
+        state.hands[seat, tile] -= 1  # measured on the hand as it was before the tile came
+        _measure_draw(seat, tile, source == FROM_KONG, first, last, wall, state, rules, work)
+        state.hands[seat, tile] += 1
+    return tile, source
+
+
+@njit(cache=True, _nrt=False)
+def _measure_draw(seat, tile, kong_replacement, first, last, wall, state, rules, work):
+    """Add the luck of the seat's draw of `tile` from the tiles in wall[first .. last] that are no flower: the
+    drawer's, and that of every other seat whose hand is ready (sim.core.draw_luck). The shanten is that of
+    four sets and a pair or seven pairs (``sim.mcr.table.shanten``), so a hand ready only for 十三幺, 全不靠 or
+    组合龙 counts as not ready: any function of the hand gives terms of mean zero."""
+    hands, table, tally = state.hands, state.table, work.luck_tally
+    draw_luck.tally_wall(wall, first, last, tally)
+    total = 0
+    for kind in range(N_KINDS):
+        total += tally[draw_luck.REMAINING, kind]
+    before = draw_luck.distances_after_draw(hands[seat], table[N_MELDS + seat], rules.suit_table,
+                                            rules.honour_table, work.shanten_scratch, tally)
+    if before == draw_luck.COMPLETE + 1:
+        flags = SELF_DRAWN_FLAG | _wind_flags(seat, table) | (KONG_REPLACEMENT_FLAG if kong_replacement else 0)
+        _price_wins(seat, flags, True, state, rules, work)
+    draw_luck.add_draw(work.luck_sums, seat, tile, total, before, tally)
+    for other in range(SEATS):
+        if other == seat:
+            continue
+        if draw_luck.distances_after_draw(hands[other], table[N_MELDS + other], rules.suit_table, rules.honour_table,
+                                          work.shanten_scratch, tally) == draw_luck.COMPLETE + 1:
+            draw_luck.clear_values(tally)
+            _price_wins(other, _wind_flags(other, table), False, state, rules, work)
+            draw_luck.add_value(work.luck_sums, other, draw_luck.DISCARD_WIN_VALUE, tile, total, tally)
+
+
+@njit(cache=True, _nrt=False)
+def _price_wins(seat, flags, self_drawn, state, rules, work):
+    """tally[VALUE] = what the seat's win with `flags` on each kind left that completes its hand would bring it,
+    as ``_win`` pays: with F = fans + its flowers, base + F from each other seat when self-drawn, base + F
+    from the discarder and base from the two others on a discard; nothing below the minimum fan. 和绝张 is
+    in the context when the other three copies lie on the table; 妙手回春 and 海底捞月 are not (whether a
+    draw takes the wall's last tile depends on where the flowers lie)."""
+    table, tally, base = state.table, work.luck_tally, rules.settings[BASE]
+    for kind in range(N_KINDS):
+        if tally[draw_luck.REMAINING, kind] > 0 and tally[draw_luck.DISTANCE, kind] == draw_luck.COMPLETE:
+            context = flags | (FOURTH_TILE_FLAG if state.visible[kind] == 3 else 0)
+            total = _win_total(seat, kind, context, False, state, rules, work)
+            if _may_win(total, rules):
+                price = total + table[FLOWERS + seat]
+                tally[draw_luck.VALUE, kind] = (SEATS - 1) * (base + price) if self_drawn else price + (SEATS - 1) * base
 
 
 # ------------------------------------------------------------------------------------- validation
@@ -459,7 +527,7 @@ def _start_round(step, seat, tile, table):
 def _replacement(seat, wall, rules, state, work, events, record, validate):
     """After a kong: the replacement from the back and the seat's turn goes on; the deal is exhausted if
     flowers take the last tiles before one stays in hand."""
-    drawn, source = _draw(seat, True, wall, state, events)
+    drawn, source = _draw_in_play(seat, True, wall, rules, state, work, events)
     if drawn < 0:
         _over(True, wall, state, rules, work, record, events, validate)
         return
@@ -585,7 +653,7 @@ def _offer_claim(wall, rules, state, work, events, record, fans, validate):
         _make_claim(claimer, table[CLAIM], discard, wall, rules, state, work, events, record, validate)
         return
     following = (seat + 1) % SEATS
-    drawn, source = _draw(following, False, wall, state, events)
+    drawn, source = _draw_in_play(following, False, wall, rules, state, work, events)
     if drawn < 0:
         _over(True, wall, state, rules, work, record, events, validate)
         return
@@ -705,10 +773,12 @@ NO_ANSWER = -1  # play_to_user's action when there is no decision to answer: it 
 
 
 @njit(cache=True, _nrt=False)
-def play_to_user(action, wall, rules, kinds, parameters, state, work, events, record, fans, validate):
+def play_to_user(action, wall, rules, kinds, parameters, state, work, events, record, fans, validate, decisions=None):
     """Answer the pending decision with `action` (NO_ANSWER: none), then play on, answering every decision of
-    a built-in seat (kinds[seat] >= 0) with its heuristic. True when a user seat's decision is pending, False
-    once the deal is over."""
+    a built-in seat (kinds[seat] >= 0) with its heuristic. The state machine is compiled twice: with a
+    `decisions` log (sim.core.decision_logs), which the engine's loops pass and which keeps the built-in seats'
+    decisions when it has room, and without one, for the step environment and the tools that step every
+    decision. True when a user seat's decision is pending, False once the deal is over."""
     table = state.table
     while True:
         if action >= 0:
@@ -722,6 +792,23 @@ def play_to_user(action, wall, rules, kinds, parameters, state, work, events, re
         if validate and not is_legal(action, state, rules, work):
             _note(record, ILLEGAL_ACTION)
             action = default_action(state, rules, work)
+        if decisions is not None and decision_logs.keeping(decisions):
+            n = legal_actions(state, rules, work, work.legal)
+            _keep_decision(action, win_chances.NO_REPORT, n, wall, rules, state, work, record, decisions)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _keep_decision(action, chance, n, wall, rules, state, work, record, decisions):
+    """Keep the pending decision in `decisions` if its seat's are kept and it offers a choice (`n` legal
+    actions, in work.legal): the seat's encoding, the mask, `action` and the `chance` reported with it."""
+    if n < 2:
+        return
+    seat = state.table[ACTOR]
+    index = decision_logs.take_row(decisions, seat)
+    if index >= 0:
+        observation_encoding.encode(seat, True, state, work, wall, record, rules, decisions.observations[index])
+        decision_logs.fill_row(decisions, index, seat, state.table[DECISION], work.legal, n, action,
+                               decision_logs.reported(chance, action))
 
 
 # ------------------------------------------------------------------------------------- the deal
@@ -758,6 +845,8 @@ def _open_deal(deal, dealer, seed, wall, rules, state, work, events, record, fan
         record[column] = 0
     for fan in range(fans.shape[0]):
         fans[fan] = 0
+    if draw_luck.measuring(work.luck):
+        draw_luck.begin_deal(work.luck_sums)
     record[R_WINNER], record[R_DISCARDER], record[R_WIN_TYPE] = -1, -1, NOT_WON
     for seat in range(SEATS):
         work.streams[seat] = stream_state(seed, 1 + seat, deal)
@@ -798,22 +887,29 @@ def _open_deal(deal, dealer, seed, wall, rules, state, work, events, record, fan
 
 
 @njit(cache=True, _nrt=False)
-def _play_deal(deal, seed, wall, rules, kinds, parameters, state, work, events, record, fans, validate):
-    """Play one deal on the laid-out `wall` between built-in players into `record`, `fans` and `events`."""
+def _play_deal(deal, seed, wall, rules, kinds, parameters, state, work, events, record, fans, validate, decisions=None):
+    """Play one deal on the laid-out `wall` between built-in players into `record`, `fans` and `events`, and
+    its decisions into `decisions` when it keeps them."""
     _open_deal(deal, MATCH_DEALER, seed, wall, rules, state, work, events, record, fans, validate)
-    play_to_user(NO_ANSWER, wall, rules, kinds, parameters, state, work, events, record, fans, validate)
+    play_to_user(NO_ANSWER, wall, rules, kinds, parameters, state, work, events, record, fans, validate, decisions)
 
 
 @njit(cache=True)
-def _play_deals(seed, first_deal, template, rules, kinds, parameters, work, validate, records, fans, events, wall, log):
+def _play_deals(seed, first_deal, template, rules, kinds, parameters, work, validate, records, fans, events, wall, log,
+                decisions):
     """Play records.shape[0] deals from first_deal; the last deal's events and wall stay in `events`, `wall`,
-    and every deal's events go to `log` if it keeps them (sim.core.event_logs)."""
+    every deal's events go to `log` if it keeps them (sim.core.event_logs), the chosen seats' decisions to
+    `decisions` (sim.core.decision_logs) and each seat's luck of the draws to work.luck (sim.core.draw_luck)
+    when those have room."""
     state = new_state()
     for row in range(records.shape[0]):
         deal = first_deal + row
         _lay_out(deal, seed, template, wall)
-        _play_deal(deal, seed, wall, rules, kinds, parameters, state, work, events, records[row], fans[row], validate)
+        decision_logs.begin_deal(decisions, row)
+        _play_deal(deal, seed, wall, rules, kinds, parameters, state, work, events, records[row], fans[row], validate,
+                   decisions)
         event_logs.keep_events(events, log, row)
+        draw_luck.keep(work.luck, work.luck_sums, row)
 
 
 @njit(cache=True)
@@ -884,12 +980,15 @@ def builtin_action(kinds, parameters, state, rules, work):
 
 @njit(cache=True, inline="always")
 def _deals_asking(act0, act1, act2, act3, functions, user_parameters, asks_python, seed, first_deal, template, rules,
-                  kinds, parameters, state, work, view, validate, records, fans, events, wall, status, chances, log):
+                  kinds, parameters, state, work, view, validate, records, fans, events, wall, status, chances, log,
+                  decisions):
     """The loop with user players: records.shape[0] deals from first_deal. A NUMBA seat s is answered by
     function functions[s] of act0 .. act3 with parameters user_parameters[s], through its copies in `view`
     (sim.players.player_view); a USER seat through Python. Every answer is checked against the engine's own
     legal actions: the loop returns early, status[STATUS_ILLEGAL] set, at an illegal one. The chances of
-    winning the players report with their discards go to `chances` (sim.core.win_chances)."""
+    winning the players report with their discards go to `chances` (sim.core.win_chances), the chosen seats'
+    decisions to `decisions` (sim.core.decision_logs) and the luck of the draws to work.luck, when those have
+    room."""
     streams = work.streams
     for row in range(records.shape[0]):
         deal = first_deal + row
@@ -899,7 +998,9 @@ def _deals_asking(act0, act1, act2, act3, functions, user_parameters, asks_pytho
         record = records[row]
         _lay_out(deal, seed, template, wall)
         _open_deal(deal, MATCH_DEALER, seed, wall, rules, state, work, events, record, fans[row], validate)
-        pending = play_to_user(NO_ANSWER, wall, rules, kinds, parameters, state, work, events, record, fans[row], validate)
+        decision_logs.begin_deal(decisions, row)
+        pending = play_to_user(NO_ANSWER, wall, rules, kinds, parameters, state, work, events, record, fans[row], validate,
+                               decisions)
         while pending:
             seat = state.table[ACTOR]
             status[STATUS_SEAT], status[STATUS_DECISION] = seat, state.table[DECISION]
@@ -936,28 +1037,33 @@ def _deals_asking(act0, act1, act2, act3, functions, user_parameters, asks_pytho
             if win_chances.keep(chances, row, seat, action) != win_chances.KEPT:
                 status[STATUS_ILLEGAL] = ILLEGAL_CHANCE
                 return
-            pending = play_to_user(action, wall, rules, kinds, parameters, state, work, events, record, fans[row], validate)
+            if decision_logs.keeping(decisions):
+                _keep_decision(action, chances.chance[0], count, wall, rules, state, work, record, decisions)
+            pending = play_to_user(action, wall, rules, kinds, parameters, state, work, events, record, fans[row], validate,
+                                   decisions)
         event_logs.keep_events(events, log, row)
+        draw_luck.keep(work.luck, work.luck_sums, row)
 
 
 # Both loops run without reference counting, as the state machine does.
 @njit(cache=True, _nrt=False)
 def _play_deals_asking(functions, user_parameters, seed, first_deal, template, rules, kinds, parameters, state, work,
-                       view, validate, records, fans, events, wall, status, chances, log):
+                       view, validate, records, fans, events, wall, status, chances, log, decisions):
     """The batch with Python and exec: players (no numba player): cached, compiled once."""
     _deals_asking(no_numba_player, no_numba_player, no_numba_player, no_numba_player, functions, user_parameters, True,
                   seed, first_deal, template, rules, kinds, parameters, state, work, view, validate, records, fans,
-                  events, wall, status, chances, log)
+                  events, wall, status, chances, log, decisions)
 
 
 @njit(_nrt=False)
 def _play_deals_with_numba(act0, act1, act2, act3, functions, user_parameters, asks_python, seed, first_deal, template,
                            rules, kinds, parameters, state, work, view, validate, records, fans, events, wall, status,
-                           chances, log):
+                           chances, log, decisions):
     """The batch with numba players among the seats (and maybe Python ones): compiled in each process, once per
     set of distinct functions whatever seats they take (so a duel's rotations share it)."""
     _deals_asking(act0, act1, act2, act3, functions, user_parameters, asks_python, seed, first_deal, template, rules,
-                  kinds, parameters, state, work, view, validate, records, fans, events, wall, status, chances, log)
+                  kinds, parameters, state, work, view, validate, records, fans, events, wall, status, chances, log,
+                  decisions)
 
 
 class _UserTable(UserTable):
@@ -1062,7 +1168,7 @@ class _DealEvents:
 
 
 def _play_with_users(ruleset, players, seed, first, template, rules, work, validate, records, fans, events, wall,
-                     log) -> win_chances.WinChanceLog:
+                     log, decisions) -> win_chances.WinChanceLog:
     """Play the batch with user players among the seats; returns the chances of winning they reported."""
     state = new_state()
     status = engine_status()  # shared with the parent when this is a worker process (sim.core.worker_processes)
@@ -1078,9 +1184,9 @@ def _play_with_users(ruleset, players, seed, first, template, rules, work, valid
         if acts:
             asks_python = any(user is not None and not is_numba(user) for user in users)
             padded = (*acts, *[no_numba_player] * (SEATS - len(acts)))
-            _play_deals_with_numba(*padded, functions, user_parameters, asks_python, *arguments)
+            _play_deals_with_numba(*padded, functions, user_parameters, asks_python, *arguments, decisions)
         else:
-            _play_deals_asking(functions, user_parameters, *arguments)
+            _play_deals_asking(functions, user_parameters, *arguments, decisions)
     except PlayerFailure:
         raise
     except TypingError as error:  # raised while compiling, before any deal: a function written for another table
@@ -1162,58 +1268,83 @@ class McrRecords:
     fans: np.ndarray
     win_chances: dict = field(default_factory=dict)
     log: event_logs.BatchLog | None = None  # every deal's events, when asked for (sim.core.event_logs)
-    luck: np.ndarray | None = None  # the luck of the draws: never measured at this table yet (MEASURES_LUCK)
+    luck: np.ndarray | None = None  # (deals, 4, features): each seat's luck of the draws, when asked for (sim.core.draw_luck)
+    decisions: decision_logs.KeptDecisions | None = None  # the chosen seats' decisions, when asked for (sim.core.decision_logs)
 
     def __len__(self):
         return self.fans.shape[0]
 
 
-def _run(ruleset, seats, seed, first, n_deals, validate, keep_log=False):
+def new_decision_log(ruleset, seats, n_deals: int) -> decision_logs.DecisionLog:
+    """A log with room for the decisions of `seats` in `n_deals` deals (no seats: one that keeps none).
+
+    Its room per deal and seat is ``decision_logs.decisions_bound(discards, kongs)``, which holds at this table
+    too. A seat decides with a choice on its turns, on other seats' discards and on their added kongs, nothing
+    else. Each of its turns begins with a tile from the wall (a draw, or a replacement after a kong or a
+    flower), a claimed discard, or the dealer's opening; `discards` (``win_chances.discards_bound``: every
+    tile past the deal drawable, flowers included, four claims a seat and the opening) bounds the turns of all
+    four seats together, and so this seat's turns and the discards of the three others it may answer; and it
+    answers each added kong of another seat at most once, four kongs a seat at most. So a seat meets at most
+    2 x discards + kongs decisions, within the bound's 2 x (discards + kongs + 1) + 5 (tests/runs/
+    test_decision_logs.py counts these terms deal by deal)."""
+    if not seats:
+        return decision_logs.no_log(observation_encoding.SIZE)
+    if any(not 0 <= seat < SEATS for seat in seats):
+        raise ValueError(f"this table has seats 0 to {SEATS - 1}, not {sorted(seats)}")
+    discards = win_chances.discards_bound(max(0, kernel_rules(ruleset)[1].shape[0] - DEALT * SEATS - 1), SEATS)
+    per_deal = decision_logs.decisions_bound(discards, win_chances.MELDS_PER_SEAT * SEATS)
+    return decision_logs.new_log(seats, n_deals, per_deal, observation_encoding.SIZE)
+
+
+def _run(ruleset, seats, seed, first, n_deals, validate, keep_log=False, luck=False, decision_seats=()):
     rules, template = kernel_rules(ruleset)
-    work = new_work()
+    work = new_work(n_deals if luck else 0)
     records = np.zeros((n_deals, RECORD_WIDTH), np.int32)
     fans = np.zeros((n_deals, N_FANS), np.uint8)
     events = np.zeros((MAX_EVENTS, 4), np.int32)
     wall = template.copy()
     log = event_logs.new_batch_log(n_deals, MAX_EVENTS, 4, np.int32) if keep_log else event_logs.no_batch_log(4, np.int32)
+    decisions = new_decision_log(ruleset, decision_seats, n_deals)
     reports = {}
     if seats.has_users:
         chances = _play_with_users(ruleset, seats, seed, first, template, rules, work, validate, records, fans, events,
-                                   wall, log)
+                                   wall, log, decisions)
         reporting = [seat for seat, user in enumerate(seats.users) if user is not None]
         reports = win_chances.columns(chances, n_deals, reporting)
     else:
         _play_deals(np.uint64(seed), first, template, rules, seats.kinds, seats.parameters, work, validate, records,
-                    fans, events, wall, log)
-    return records, fans, events, wall, reports, (event_logs.trimmed(log) if keep_log else None)
+                    fans, events, wall, log, decisions)
+    measured = work.luck.copy() if luck else None
+    kept = decision_logs.trimmed(decisions) if decision_seats else None
+    return records, fans, events, wall, reports, (event_logs.trimmed(log) if keep_log else None), measured, kept
 
 
 def _columns_of(records):
     return {name: records[..., index] for index, name in enumerate(RECORD_COLUMNS)}
 
 
-# The luck of the draws (sim.core.draw_luck) is not measured at this table yet: duels and leagues play here
-# only without variance reduction (sim.commands.duels reads this).
-MEASURES_LUCK = False
+# The engine measures the luck of the draws (sim.core.draw_luck), so duels and leagues take it out of their
+# verdicts here too (sim.commands.duels reads this).
+MEASURES_LUCK = True
 
 
 def play(ruleset, players, seed: int, n_deals: int, first_deal: int = 0, session_length: int = 0,
-         validate: bool = False, keep_log: bool = False, luck: bool = False) -> McrRecords:
+         validate: bool = False, keep_log: bool = False, luck: bool = False, decision_seats=()) -> McrRecords:
     """Play deals first_deal .. first_deal + n_deals - 1. MCR's dealer and winds follow the match (the deal
-    index), so `session_length` must be 0. With `keep_log`, the records carry every deal's events. The luck
-    of the draws (`luck`, sim.core.draw_luck) is not measured at this table yet."""
+    index), so `session_length` must be 0. With `keep_log`, the records carry every deal's events; with
+    `luck`, each seat's luck of the draws (sim.core.draw_luck); with `decision_seats`, those seats' decisions
+    (sim.core.decision_logs)."""
     if session_length:
         raise ValueError("MCR deals follow the match's dealers and winds: session_length must be 0")
-    if luck:
-        raise ValueError("the MCR engine does not measure the luck of the draws yet; play without it "
-                         "(duels and leagues: --no-variance-reduction)")
     players = as_players(players)
     if players.host is not None:
-        return players.host.call("play", ruleset, seed, n_deals, first_deal, session_length, validate, keep_log)
-    records, fans, _, _, reports, log = _run(ruleset, players, seed, first_deal, n_deals, validate, keep_log)
+        return players.host.call("play", ruleset, seed, n_deals, first_deal, session_length, validate, keep_log, luck,
+                                 tuple(decision_seats))
+    records, fans, _, _, reports, log, measured, kept = _run(ruleset, players, seed, first_deal, n_deals, validate,
+                                                             keep_log, luck, decision_seats)
     columns = {"deal": np.arange(first_deal, first_deal + n_deals, dtype=np.int64)}
     columns.update(_columns_of(records))
-    return McrRecords(columns, fans, reports, log)
+    return McrRecords(columns, fans, reports, log, measured, kept)
 
 
 def replay(ruleset, players, seed: int, deal: int, session_length: int = 0, validate: bool = False) -> DealLog:
@@ -1223,7 +1354,7 @@ def replay(ruleset, players, seed: int, deal: int, session_length: int = 0, vali
     players = as_players(players)
     if players.host is not None:
         return players.host.call("replay", ruleset, seed, deal, session_length, validate)
-    records, fans, events, wall, _, _ = _run(ruleset, players, seed, deal, 1, validate)
+    records, fans, events, wall, _, _, _, _ = _run(ruleset, players, seed, deal, 1, validate)
     record = {"deal": deal, **{name: int(value) for name, value in _columns_of(records[-1]).items()}}
     rows = events[1 : events[0, 0] + 1]
     return DealLog(record, fans[-1].copy(), wall, rows[:, :3].copy(), rows[:, 3].copy())

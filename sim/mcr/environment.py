@@ -237,7 +237,8 @@ def _table_work(works, thread, streams):
     return Work(
         works.unseen[thread], works.shanten_after_discard[thread], works.distances[thread],
         works.shanten_scratch[thread], streams, works.check_counts[thread], works.knitted[thread], works.fans[thread],
-        works.fan_counts[thread], works.legal[thread], works.discard_choice[thread],
+        works.fan_counts[thread], works.legal[thread], works.discard_choice[thread], works.luck[thread],
+        works.luck_sums[thread], works.luck_tally[thread],
     )
 
 

@@ -10,6 +10,7 @@ This module owns what the engine (``sim.mcr.engine``) and the players (``sim.mcr
   int8 (4, MAX_DISCARDS) each seat's discards in order, ``table[N_DISCARDS + seat]`` of them; ``table`` int64
   (TABLE_FIELDS,) the scalar fields below (a per-seat field takes four slots, FIELD + seat);
 - the slots of ``rules.settings``, the ruleset's switches as integers (``sim.core.deal_rules.Rules``);
+- the layout of a deal's record, which the engine writes and the encoding reads each seat's money from;
 - the players' and the engine's work arrays (``Work``);
 - the complete-hand check of every MCR shape (``is_winning_shape``) and the shanten the players steer by;
 - the legality of every decision: the engine offers exactly ``legal_actions``, and the validating mode
@@ -37,6 +38,7 @@ from kernels.tiles import (
     SUIT_SIZE,
 )
 from kernels.win_check import is_complete_all_suits
+from sim.core import draw_luck
 from sim.core.actions import (
     ADDED_KONG,
     CHOW,
@@ -87,6 +89,28 @@ TABLE_FIELDS = 31
 # the 53 dealt leave 91 draws for the four seats, and each claim takes a discard as it gives one.
 MAX_DISCARDS = 96
 
+# A deal's record (int32), the engine's output, here because the encoding and the environment read each seat's
+# money from it: the deal's columns, then per-seat blocks (one column a seat).
+# Deal: dealer, round_wind (0 east .. 3 north), winner (-1: exhausted), discarder (the seat that paid base + F
+# for a win on its discard or its robbed kong; -1 otherwise), win_type (-1, or 1 self-drawn, 2 discard, 3
+# robbed kong), fan_total (flowers aside), winner_flowers, turns, tiles_left, violation.
+# Per seat s: money_s (net points: base and fans), flowers_s, initial_shanten_s, melds_s, and faulted_s (1 when
+# the seat's user player faulted in the deal: an exec: program that failed to answer, answered for it by
+# ``default_action``).
+DEAL_COLUMNS = (
+    "dealer", "round_wind", "winner", "discarder", "win_type", "fan_total", "winner_flowers", "turns", "tiles_left",
+    "violation",
+)
+SEAT_COLUMNS = ("money", "flowers", "initial_shanten", "melds", "faulted")
+(
+    R_DEALER, R_ROUND_WIND, R_WINNER, R_DISCARDER, R_WIN_TYPE, R_FAN_TOTAL, R_WINNER_FLOWERS, R_TURNS, R_TILES_LEFT,
+    R_VIOLATION,
+) = range(len(DEAL_COLUMNS))
+R_MONEY, R_FLOWERS, R_INITIAL_SHANTEN, R_MELDS, R_FAULTED = range(
+    len(DEAL_COLUMNS), len(DEAL_COLUMNS) + SEATS * len(SEAT_COLUMNS), SEATS)
+RECORD_COLUMNS = DEAL_COLUMNS + tuple(f"{name}_{seat}" for name in SEAT_COLUMNS for seat in range(SEATS))
+RECORD_WIDTH = len(RECORD_COLUMNS)
+
 # The slots of rules.settings: the ruleset's switches as integers.
 MIN_FAN, HAS_FLOWERS, BASE, MATCH_DEALS, WALL_TILES = range(5)
 SETTINGS_FIELDS = 5
@@ -128,15 +152,20 @@ class Work(NamedTuple):
     fan_counts: np.ndarray  # int64 (N_FANS,): the fans of the last win scored
     legal: np.ndarray  # int64 (MAX_LEGAL,): the legal actions of the pending decision (``legal_actions``)
     discard_choice: np.ndarray  # int64: the players' discard measures (kernels.discard_choice)
+    # The luck of the draws (sim.core.draw_luck), measured when `luck` has rows:
+    luck: np.ndarray  # float64 (deals or 0, 4, features): each deal's sums, kept by the deal loops
+    luck_sums: np.ndarray  # float64 (4, features): the deal's sums so far
+    luck_tally: np.ndarray  # int64 (3, 34): the remaining tiles, distances and win values of one draw
 
 
-def new_work() -> Work:
-    """Work arrays for a batch."""
+def new_work(luck_deals: int = 0) -> Work:
+    """Work arrays for a batch; with `luck_deals` rows of luck, the engine measures the luck of the draws."""
     return Work(
         np.zeros(N_KINDS, np.int8), np.zeros(N_KINDS, np.int64), np.zeros(N_KINDS, np.int64),
         np.zeros((6, 10), np.int16), np.zeros(SEATS, np.uint64), np.zeros((2, N_KINDS), np.int64),
         np.zeros(N_KINDS, np.int8), new_fan_work(), np.zeros(N_FANS, np.int64), np.zeros(MAX_LEGAL, np.int64),
         discard_choice.new_work(),
+        draw_luck.new_luck(luck_deals, SEATS), np.zeros((SEATS, len(draw_luck.FEATURES))), draw_luck.new_tally(),
     )
 
 

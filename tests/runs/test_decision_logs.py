@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from sim.core import decision_logs
-from sim.core.actions import ACTION_BASE, DISCARD, DISCARD_READY, N_ACTIONS
+from sim.core.actions import ACTION_BASE, DECISION_CLAIM, DECISION_ROB, DECISION_TURN, DISCARD, DISCARD_READY, N_ACTIONS
 from sim.core.ruleset import load_ruleset
 from sim.core.run_directory import RunError
 from sim.erren import encoding, engine
@@ -42,8 +42,9 @@ def test_keeping_decisions_changes_no_record():
 
 SLOW_TWIN_TABLES = [  # (ruleset, seats, deals)
     ("erren", 2, 12), ("erren-challenge", 2, 12),
-    ("liangmen-xuezhan", 4, 8), ("sanren-liangfang", 3, 8), ("sanren-liangfang", 2, 8),
+    ("liangmen-xuezhan", 4, 8), ("sanren-liangfang", 3, 8), ("sanren-liangfang", 2, 8), ("mcr", 4, 8),
 ]
+TWIN_PLAYERS = {"mcr": ["greedy", "random", "greedy", "random"]}  # MCR has no value or defensive player
 
 
 @pytest.mark.parametrize("ruleset,seats,deals", SLOW_TWIN_TABLES)
@@ -53,7 +54,7 @@ def test_rows_match_the_step_environment_replaying_the_same_answers(ruleset, sea
     legal actions, and no row may be left over. Every seat is kept."""
     rules = load_ruleset(ruleset)
     family = family_of(rules)
-    players = family.parse_players(["greedy", "value", "defensive", "greedy"][:seats], seats)
+    players = family.parse_players(TWIN_PLAYERS.get(ruleset, ["greedy", "value", "defensive", "greedy"])[:seats], seats)
     kept = family.engine.play(rules, players, SEED, deals, decision_seats=tuple(range(seats))).decisions
     environment = make_environment(rules, n_seats=seats)
     masks = decision_logs.unpack_masks(kept.masks)
@@ -104,6 +105,76 @@ def test_every_kind_of_player_is_recorded_and_plays_as_without_the_log(player):
     if player == "ev":  # ev reports a chance with every discard; greedy never does
         assert reported[(decisions.seats == 0) & ((codes == DISCARD) | (codes == DISCARD_READY))].all()
         assert not reported[decisions.seats == 1].any()
+
+
+@pytest.mark.parametrize("player", [
+    "ev",
+    f"{EXAMPLES / 'simple.py'}:Coin:win=0.9",
+    f"exec:{sys.executable} {EXAMPLES / 'json_bot.py'}",
+])
+def test_every_kind_of_player_is_recorded_at_the_mcr_table_and_plays_as_without_the_log(player):
+    """ev sits through the loop that takes numba functions, Coin through Python, json_bot through exec:."""
+    from sim.mcr import engine as mcr_engine
+
+    ruleset, players = load_ruleset("mcr"), mcr_engine.Players.parse([player, "greedy", "random", "greedy"])
+    try:
+        plain = mcr_engine.play(ruleset, players, SEED, 12)
+        kept = mcr_engine.play(ruleset, players, SEED, 12, decision_seats=(0, 2))
+    finally:
+        players.close()
+    assert _columns_equal(plain, kept) and np.array_equal(plain.fans, kept.fans)
+    decisions = kept.decisions
+    assert set(decisions.seats.tolist()) == {0, 2}
+    masks = decision_logs.unpack_masks(decisions.masks)
+    assert (masks.sum(axis=1) >= 2).all() and masks[np.arange(len(masks)), decisions.actions].all()
+    codes = decisions.actions // ACTION_BASE
+    assert np.isin(codes, (DISCARD, DISCARD_READY))[~np.isnan(decisions.chances)].all()  # chances come with discards
+    if player == "ev":  # ev reports a chance with every discard; greedy never does
+        assert not np.isnan(decisions.chances[(decisions.seats == 0) & (codes == DISCARD)]).any()
+        assert np.isnan(decisions.chances[decisions.seats == 2]).all()
+
+
+def test_the_bound_holds_at_the_mcr_table_term_by_term():
+    """sim.mcr.engine.new_decision_log's argument, checked on every deal and seat of 3,000 deals of greedy
+    and random (random claims whatever it may, so more turns come from claims): the seat's turns number at
+    most the tiles it received from the wall (flowers and their replacements counted) and the discards it
+    claimed, plus the dealer's opening; its claims at most the others' discards; its robs at most the
+    others' added kongs; and the sum stays within decisions_bound."""
+    from sim.mcr import engine as mcr_engine
+
+    ruleset = load_ruleset("mcr")
+    deals = 3000
+    played = mcr_engine.play(ruleset, "random,greedy,random,greedy", SEED, deals, keep_log=True,
+                             decision_seats=(0, 1, 2, 3))
+    names = mcr_engine.EVENT_NAMES
+    codes, seats = played.log.rows[:, 0], played.log.rows[:, 1]
+    deal_of_row = np.repeat(np.arange(deals), np.diff(np.concatenate([[0], played.log.ends])))
+
+    def per_seat(events):
+        chosen = np.isin(codes, [names.index(name) for name in events])
+        counts = np.zeros((deals, 4), np.int64)
+        np.add.at(counts, (deal_of_row[chosen], seats[chosen]), 1)
+        return counts
+
+    def others(counts):
+        return counts.sum(axis=1, keepdims=True) - counts
+
+    kept = played.decisions
+    kinds = {name: np.zeros((deals, 4), np.int64) for name in ("turn", "claim", "rob")}
+    for name, kind in (("turn", DECISION_TURN), ("claim", DECISION_CLAIM), ("rob", DECISION_ROB)):
+        chosen = kept.decisions == kind
+        np.add.at(kinds[name], (kept.rows[chosen], kept.seats[chosen]), 1)
+    dealer = np.zeros((deals, 4), np.int64)
+    dealer[np.arange(deals), played.columns["dealer"]] = 1
+    received = per_seat(("draw", "replacement", "chow", "pong", "kong"))
+    assert (kinds["turn"] <= received + dealer).all()
+    assert (kinds["claim"] <= others(per_seat(("discard",)))).all()
+    assert (kinds["rob"] <= others(per_seat(("added kong",)))).all()
+    log = mcr_engine.new_decision_log(ruleset, (0,), 1)
+    bound = len(log.rows)  # one deal, one seat: the bound itself
+    total = kinds["turn"] + kinds["claim"] + kinds["rob"]
+    assert total.sum() == len(kept.rows) and total.max() <= bound
+    assert (kinds["claim"] > 0).any() and total.max() > 20  # the deals do test it
 
 
 def test_a_log_too_small_is_a_loud_error():

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from naive_luck import deal_luck
+from naive_luck import deal_luck, mcr_deal_luck
 
+from kernels.tiles import N_KINDS
 from sim.core.control_variates import cross_fitted
 from sim.core.draw_luck import FEATURES
 from sim.core.rooms import Room
@@ -20,6 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SALTED = f"{ROOT / 'tests' / 'players' / 'numba_players.py'}:salted_random"
 UNITS = Room("units", stake=1, fee=0, min_entry=0, max_entry=0)
 TABLES = [("erren", ["greedy", "value"]), ("erren", ["random", "defensive"]), ("liangmen-xuezhan", ["greedy", "random", "value", "greedy"])]
+MCR_TABLE = ("mcr", ["greedy", "random", "greedy", "random"])
 
 
 def _play(ruleset_id, texts, seed, deals, **options):
@@ -44,7 +46,24 @@ def test_the_engines_luck_is_the_naive_twins_on_every_logged_deal(ruleset_id, te
     assert np.abs(played.luck[:, :, FEATURES.index("improvement")]).sum() > 0
 
 
-@pytest.mark.parametrize(("ruleset_id", "texts"), TABLES)
+def test_the_mcr_engines_luck_is_the_naive_twins_on_every_logged_deal(compiled_naive):
+    """At the MCR table, with its flowers (only the tile a draw keeps is measured), its four seats and wins
+    priced as MCR pays them; the twin runs the compiled copy of naive.py (four suits are slow in Python)."""
+    ruleset, played = _play(*MCR_TABLE, 5, 40, keep_log=True, luck=True)
+    names = family_of(ruleset).engine.EVENT_NAMES
+    start = 0
+    for deal, end in enumerate(played.log.ends):
+        rows = played.log.rows[start:end]
+        expected = mcr_deal_luck(ruleset, rows, names, int(played.columns["round_wind"][deal]), compiled_naive)
+        assert played.luck[deal] == pytest.approx(expected, abs=1e-9), f"deal {deal}"
+        start = end
+    for feature in ("improvement", "readying", "completion", "win_value", "discard_win_value"):
+        assert np.abs(played.luck[:, :, FEATURES.index(feature)]).sum() > 0, feature
+    rows = played.log.rows
+    assert ((rows[:, 0] == names.index("draw")) & (rows[:, 2] >= N_KINDS)).any()  # flowers drawn in play
+
+
+@pytest.mark.parametrize(("ruleset_id", "texts"), TABLES + [MCR_TABLE])
 def test_measuring_luck_changes_no_record(ruleset_id, texts):
     _, plain = _play(ruleset_id, texts, 9, 1500)
     _, measured = _play(ruleset_id, texts, 9, 1500, luck=True)
@@ -55,7 +74,7 @@ def test_measuring_luck_changes_no_record(ruleset_id, texts):
     assert np.array_equal(plain.fans, measured.fans)
 
 
-@pytest.mark.parametrize(("ruleset_id", "texts"), TABLES[::2])
+@pytest.mark.parametrize(("ruleset_id", "texts"), TABLES[::2] + [MCR_TABLE])
 def test_each_luck_feature_has_mean_zero_for_every_seat(ruleset_id, texts):
     # 3.3 standard errors: a 99.9% interval, as 2-4 seats x 3 features are checked at once on a fixed seed
     _, played = _play(ruleset_id, texts, 11, 20_000, luck=True)
@@ -101,7 +120,9 @@ def test_adjusted_differences_of_two_players_equal_by_symmetry_average_to_zero()
     assert (rows[:, 0] != rows[:, 2]).all()  # the luck is taken out of every duel's result
 
 
-@pytest.mark.parametrize(("ruleset_id", "first", "second"), [("erren", "greedy", "value"), ("liangmen-xuezhan", "value", "greedy")])
+@pytest.mark.parametrize(("ruleset_id", "first", "second"), [
+    ("erren", "greedy", "value"), ("liangmen-xuezhan", "value", "greedy"), ("mcr", "greedy", "random"),
+])
 def test_adjusted_and_plain_differences_agree_on_a_pair_that_differs(ruleset_id, first, second):
     rows = _adjusted_and_plain(load_ruleset(ruleset_id), first, second, range(100, 120), 300)
     gap = rows[:, 0] - rows[:, 2]
