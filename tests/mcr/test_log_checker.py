@@ -71,8 +71,8 @@ def test_deals_without_flowers_or_a_minimum_agree_with_the_rules_and_the_records
     ("19m 19p 19s 1234567z 1m", True),  # thirteen orphans
     ("147m 258p 369s 12345z", True),  # 全不靠: knitted tiles and honours, 14 singles
     ("147m 258p 369s 123m 55z", True),  # 组合龙: the knitted straight, a set and a pair
-    ("147m 258p 36s 12345z 7z", False),  # 全不靠 lacking 9s, with 7z: still 14 singles of the order
-    ("147m 258p 369s 1234z 5z", True),
+    ("147m 258p 36s 12345z 7z", True),  # 全不靠 need not hold the whole knitted straight
+    ("147m 258p 369s 1234z 4z", False),  # a pair among knitted tiles: neither 全不靠 nor 组合龙
     ("147m 258s 369s 12345z", False),  # two classes of one suit
     ("123m 456p 789s 111z 56z", False),
 ])
@@ -189,10 +189,34 @@ def test_an_invented_pass_is_caught(logged):
     pytest.fail("no discard followed by the next draw")
 
 
-def test_a_declined_win_dropped_is_caught(logged):
-    declines = rows_of(logged[0], "decline_win")
+@pytest.fixture(scope="module")
+def declining(tmp_path_factory):
+    """(events, ruleset, records) of random players at a minimum of 0: they decline most wins they could take
+    (at 8 fans their hands are seldom worth a win)."""
+    directory = tmp_path_factory.mktemp("declining")
+    run = logged_run(directory / "run", variant_file(directory, True, 0), "random,random,random,random", 150)
+    config, ruleset = run_records.load_run(run)
+    events = run_records.read_logs(run).astype({"event": object, "tile": object})
+    records = run_records.read_records(run, config, ruleset)
+    assert check_events(events, ruleset, records) == []
+    return events, ruleset, records
+
+
+def test_a_declined_win_dropped_is_caught(declining):
+    declines = rows_of(declining[0], "decline_win")
     assert len(declines) > 0, "no declined win in the run: plant in a longer run"
-    _plant(logged, declines[0], drop=True)
+    assert "was due" in _plant(declining, declines[len(declines) // 2], drop=True)
+
+
+def test_an_invented_declined_win_is_caught(declining):
+    """A decline_win row where the seat's hand could not win on the tile it drew."""
+    events, ruleset, records = declining
+    names = events["event"].to_numpy()
+    row = next(row for row in rows_of(events, "discard")[20:] if names[row - 1] == "draw")
+    extra = events.loc[[row - 1]].assign(event="decline_win", step=events.loc[row, "step"])
+    changed = pd.concat([events.loc[: row - 1], extra, events.loc[row:]], ignore_index=True)
+    problems = check_events(changed, ruleset, records)
+    assert len(problems) == 1 and problems[0].startswith(f"deal {events.loc[row, 'deal']}"), problems
 
 
 def test_a_chow_by_a_seat_not_after_the_discarder_is_caught(logged):
@@ -258,4 +282,4 @@ def test_every_event_the_plants_change_occurs_in_the_run(logged):
     """The plants above would prove nothing if the run had none of the rows they change."""
     names = set(pd.unique(logged[0]["event"]))
     assert {"wall", "deal", "draw", "replacement", "flower_draw", "flower_replacement", "deal_replacement",
-            "last_tile", "pass", "decline_win", "chow", "pong", "win_discard", "win_self_drawn", "pay_win"} <= names
+            "last_tile", "pass", "chow", "pong", "win_discard", "win_self_drawn", "pay_win"} <= names

@@ -105,13 +105,22 @@ def test_replay_money_lines_agree_with_the_payments_printed(mjsim):
 
 
 def test_replay_tells_every_flower_set_aside(mjsim):
-    code, printed, _ = mjsim("replay", "--ruleset", "mcr", "--deal", "2", "--seed", "4", "--json")
-    assert code == 0
-    rows = [json.loads(line) for line in printed.splitlines()]
-    flowers = [row for row in rows if row["event"] in ("flower_draw", "flower_replacement", "deal_replacement")
-               and (row["tile"] or "").endswith("f")]
-    code, text, _ = mjsim("replay", "--ruleset", "mcr", "--deal", "2", "--seed", "4")
-    assert code == 0 and text.count("(a flower: set aside)") == len(flowers) >= 1
+    """Each flower drawn after the deal (in play, or replacing a dealt flower) is a line of its own."""
+    for deal in range(20):
+        code, printed, _ = mjsim("replay", "--ruleset", "mcr", "--deal", str(deal), "--seed", "4", "--json")
+        assert code == 0
+        rows = [json.loads(line) for line in printed.splitlines()]
+        flowers = [row for row in rows if row["event"] in ("flower_draw", "flower_replacement", "deal_replacement")
+                   and (row["tile"] or "").endswith("f")]
+        if flowers:
+            break
+    else:
+        pytest.fail("no flower drawn after the deal in the first 20 deals of seed 4")
+    code, text, _ = mjsim("replay", "--ruleset", "mcr", "--deal", str(deal), "--seed", "4")
+    assert code == 0 and text.count("(a flower: set aside)") == len(flowers)
+    for row in flowers:
+        how = "draws" if row["event"] == "flower_draw" else "draws from the back"
+        assert f"seat {row['seat']} {how} {row['tile']} (a flower: set aside)" in text
 
 
 def robbed_kong_deal():
