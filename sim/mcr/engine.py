@@ -1105,6 +1105,10 @@ def _columns_of(records):
     return {name: records[..., index] for index, name in enumerate(RECORD_COLUMNS)}
 
 
+# The deal's number places it in its match (dealer and winds): a run in sessions, whose dealer follows the
+# winner, is not this game (sim.runs.runner.check_sessions reads this).
+PLAYS_SESSIONS = False
+
 # The luck of the draws (sim.core.draw_luck) is not measured at this table yet: duels and leagues play here
 # only without variance reduction (sim.commands.duels reads this).
 MEASURES_LUCK = False

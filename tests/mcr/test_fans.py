@@ -140,6 +140,7 @@ def test_the_score_command_the_engine_and_the_evaluator_agree_on_generated_wins(
     rules, _ = engine.kernel_rules(mcr)
     work = win_value.new_fan_work()
     fans = np.zeros(N_FANS, np.int64)
+    compared = 0
     for index in range(len(totals)):
         # the engine's path: the hand as the engine holds it, the flags it builds
         total = win_value.score_win(hands.concealed[index].copy(), hands.melds[index].copy(), hands.n_melds[index],
@@ -151,10 +152,15 @@ def test_the_score_command_the_engine_and_the_evaluator_agree_on_generated_wins(
         # `mjsim score`'s path: the same hand as text reads it, the context as named switches
         melds = tuple(Meld(MeldKind(int(code)), int(low)) for code, low in hands.melds[index, : hands.n_melds[index]])
         hand = Hand(tuple(int(value) for value in hands.concealed[index]), melds)
-        result = score(hand, int(hands.win[index]), dataclasses.replace(_context_of(int(hands.flags[index])),
-                                                                         flowers=int(hands.flowers[index])), mcr)
+        context = dataclasses.replace(_context_of(int(hands.flags[index])), flowers=int(hands.flowers[index]))
+        try:
+            result = score(hand, int(hands.win[index]), context, mcr)
+        except ScoringError:  # the generator also writes contexts no MCR deal has (a robbed kong on the last tile)
+            continue
         assert result.total_without_flowers == totals[index]
         assert result.counts == {Fan(fan): int(counts[index, fan]) for fan in mcr.order if counts[index, fan]}
+        compared += 1
+    assert compared > 200
 
 
 # ------------------------------------------------------------------------------------- the deal's context

@@ -9,7 +9,7 @@ import pytest
 
 from sim.core.result_files import read_metadata
 from sim.core.rooms import Room, load_rooms
-from sim.core.ruleset import load_ruleset
+from sim.core.ruleset import RULESET_DIR, load_ruleset
 from sim.families import FAMILIES, family_of
 from sim.mcr import money
 from sim.runs.runner import RunConfig, run, shard_path
@@ -50,8 +50,9 @@ def test_every_file_of_the_run_carries_its_configuration_seed_and_versions(comma
     for path in files:
         metadata = read_metadata(path)
         config = metadata["config"]
-        assert config["ruleset"] == "mcr" and config["seed"] == 6, path
-        assert list(config["players"]) == list(PLAYERS), path
+        assert config["ruleset"] == "mcr" and config["seed"] == 6 and config["deals"] == 3000, path
+        assert [name.split(":")[0] for name in config["players"]] == list(PLAYERS), path  # their canonical texts
+        assert config["ruleset_source"] == (RULESET_DIR / "mcr.toml").read_text(encoding="utf-8"), path
         assert {"mjsim", "numba", "numpy"} <= set(metadata["versions"]), path
 
 
@@ -134,7 +135,8 @@ def test_a_duel_at_four_seats_of_a_player_against_itself_differs_by_zero(mjsim):
         (["run", "--ruleset", "mcr", "--players", "greedy,greedy", "--deals", "10"], "not 2"),
         (["run", "--ruleset", "mcr", "--players", "greedy:speed=2,greedy,greedy,greedy", "--deals", "10"],
          "unknown parameter"),
-        (["run", "--ruleset", "mcr", "--deals", "10", "--session-length", "4"], "session"),
+        (["run", "--ruleset", "mcr", "--deals", "10", "--session-length", "2"], "no sessions"),
+        (["replay", "--ruleset", "mcr", "--session-length", "4"], "no sessions"),
         (["replay", "--ruleset", "mcr", "--players", "greedy,greedy,greedy"], "not 3"),
     ],
 )
