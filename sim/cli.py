@@ -284,6 +284,7 @@ def replay(
     within("--session-length", session_length, 0, LARGEST_SESSION)
     rules = load_ruleset(ruleset)
     family = family_of(rules)
+    runner.check_sessions(rules, session_length)
     seats = runner.seated_players(rules, players)
     try:
         log = family.engine.replay(rules, seats, seed, deal, session_length)

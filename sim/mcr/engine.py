@@ -28,7 +28,8 @@ decision of a seat that has a choice, which the built-in players answer inside t
 Each deal leaves an event log (code, seat, tile, amount; row 0 holds the count): first the shuffled wall
 (one row per tile, position 0 first: the deal and the draws take it from 0 up, replacements from the last
 position down), then the dealt tiles, draws and replacements (a flower kind, 34 and up, is set aside as it
-comes), discards, claims, kongs, every choice a seat let go (a pass where it had another legal action, a
+comes; a flower drawn and the replacements of the deal's flowers have rows of their own, which do not move
+the turn counter), discards, claims, kongs, every choice a seat let go (a pass where it had another legal action, a
 declined win), the win and its payments (seat = payer, tile slot = payee). The validating mode re-checks
 the table after every action (every tile in exactly one place, flowers included; counts 0..4; hand sizes;
 every built-in decision one of ``legal_actions``; the win complete and at the minimum; money balanced) and
@@ -189,16 +190,19 @@ NOT_WON, SELF_DRAWN, DISCARD_WIN, ROBBED_KONG = -1, 1, 2, 3
 WIN_TYPES = {SELF_DRAWN: "self_drawn", DISCARD_WIN: "discard", ROBBED_KONG: "robbed_kong"}
 
 # Event log codes: (code, seat, tile, amount). A chow's row holds its lowest kind, the amount the discard
-# it took; a payment's seat pays the seat in the tile slot.
+# it took; a payment's seat pays the seat in the tile slot. A tile drawn from the wall is a `draw` (from the
+# front) or a `replacement` (from the back) when it stays in hand during play; a flower drawn during play is
+# a `flower draw` or a `flower replacement`, and every tile drawn from the back while the deal's flowers are
+# replaced (补花, before the first turn) a `deal replacement`: only the first two move the turn counter.
 (
     EV_WALL, EV_DEAL, EV_DRAW, EV_REPLACEMENT, EV_DISCARD, EV_CHOW, EV_PONG, EV_KONG, EV_CONCEALED_KONG,
     EV_ADDED_KONG, EV_WIN_SELF_DRAWN, EV_WIN_DISCARD, EV_WIN_ROBBED_KONG, EV_EXHAUSTED, EV_PAY_WIN, EV_LAST_TILE,
-    EV_PASS, EV_DECLINE_WIN,
-) = range(18)
+    EV_PASS, EV_DECLINE_WIN, EV_FLOWER_DRAW, EV_FLOWER_REPLACEMENT, EV_DEAL_REPLACEMENT,
+) = range(21)
 EVENT_NAMES = (
     "wall tile", "deal", "draw", "replacement", "discard", "chow", "pong", "kong", "concealed kong", "added kong",
     "self-drawn win", "win on discard", "robs the kong", "wall empty", "pays for a win", "last tile of the wall",
-    "passes", "declines a win",
+    "passes", "declines a win", "draws a flower", "replacement is a flower", "replacement at the deal",
 )
 # Room for a deal's events: 144 wall rows, at most 144 dealt, drawn or replacement rows, fewer discards than
 # draws and claims (about 100), at most three passes a discard, a few claims and the payments.
@@ -227,9 +231,12 @@ def _log(events, code, seat, tile, amount):
 
 
 @njit(cache=True, _nrt=False)
-def _draw(seat, from_back, wall, state, events):
+def _draw(seat, from_back, dealing, wall, state, events):
     """Draw for `seat` (from the back for a replacement), setting flowers aside and replacing them from the
-    back. Returns (kind, where it came from), or (-1, ...) when the wall runs out before a tile is in hand."""
+    back. Returns (kind, where it came from), or (-1, ...) when the wall runs out before a tile is in hand.
+    The log names each tile so that the rows which move the turn counter (a suit or honour tile received in
+    play: `draw`, `replacement`) stand apart from those which do not (a flower; a replacement while
+    `dealing`, before the counter starts): a reader recounts the turns from the names alone."""
     hands, table = state.hands, state.table
     source = FROM_KONG if from_back else FROM_WALL
     while True:
@@ -238,11 +245,12 @@ def _draw(seat, from_back, wall, state, events):
         if from_back:
             tile = wall[table[WALL_BACK]]
             table[WALL_BACK] -= 1
-            _log(events, EV_REPLACEMENT, seat, tile, 0)
+            code = EV_DEAL_REPLACEMENT if dealing else EV_FLOWER_REPLACEMENT if tile >= FIRST_FLOWER else EV_REPLACEMENT
         else:
             tile = wall[table[WALL_FRONT]]
             table[WALL_FRONT] += 1
-            _log(events, EV_DRAW, seat, tile, 0)
+            code = EV_FLOWER_DRAW if tile >= FIRST_FLOWER else EV_DRAW
+        _log(events, code, seat, tile, 0)
         if wall_left(table) == 0:  # 海底: the log says which draw took the last tile
             _log(events, EV_LAST_TILE, -1, tile, 0)
         if tile >= FIRST_FLOWER:
@@ -310,7 +318,7 @@ def _draw_in_play(seat, from_back, wall, rules, state, work, events):
     added to the seat's when luck is measured (sim.core.draw_luck)."""
     table = state.table
     first, last = table[WALL_FRONT], table[WALL_BACK]
-    tile, source = _draw(seat, from_back, wall, state, events)
+    tile, source = _draw(seat, from_back, False, wall, state, events)
     if tile >= 0 and draw_luck.measuring(work.luck):
         state.hands[seat, tile] -= 1  # measured on the hand as it was before the tile came
         _measure_draw(seat, tile, source == FROM_KONG, first, last, wall, state, rules, work)
@@ -876,7 +884,7 @@ def _open_deal(deal, dealer, seed, wall, rules, state, work, events, record, fan
     for step in range(SEATS):
         seat = (dealer + step) % SEATS
         for _ in range(table[FLOWERS + seat]):  # the replacements' own flowers are replaced inside _draw
-            tile, _ = _draw(seat, True, wall, state, events)
+            tile, _ = _draw(seat, True, True, wall, state, events)
             if step == 0:
                 last_received = tile
     for seat in range(SEATS):
@@ -1322,6 +1330,10 @@ def _run(ruleset, seats, seed, first, n_deals, validate, keep_log=False, luck=Fa
 def _columns_of(records):
     return {name: records[..., index] for index, name in enumerate(RECORD_COLUMNS)}
 
+
+# The deal's number places it in its match (dealer and winds): a run in sessions, whose dealer follows the
+# winner, is not this game (sim.runs.runner.check_sessions reads this).
+PLAYS_SESSIONS = False
 
 # The engine measures the luck of the draws (sim.core.draw_luck), so duels and leagues take it out of their
 # verdicts here too (sim.commands.duels reads this).

@@ -6,7 +6,10 @@ with the payer as its seat, the winner in its tile slot and the amount in the fo
 the discarder (or the robbed konger) and from each payer of a self-draw, base from the others. Here the
 winner goes to ``to_seat`` and the amount to ``money``. A chow's row holds its lowest kind (the discard it
 took is in the engine's amount column, which the schema does not keep: the discard row before it names it).
-Flowers appear as the tiles ``1f`` .. ``8f`` where they are dealt or drawn; they are set aside at once.
+Flowers appear as the tiles ``1f`` .. ``8f`` where they are dealt or drawn; they are set aside at once. A
+tile from the wall in play is a ``draw`` (front) or a ``replacement`` (back), a flower a ``flower_draw`` or a
+``flower_replacement``; the tiles replacing the deal's flowers before the first turn are ``deal_replacement``
+rows, flowers among them.
 
 What the log witnesses beyond the moves (docs/event-logs.md): the shuffled wall (`wall`, one row per tile in
 the order the deal and the draws take it, replacements from the back), the draw that takes its last tile
@@ -24,11 +27,14 @@ from sim.mcr import engine
 EVENT_NAMES = (
     "wall", "deal", "draw", "replacement", "discard", "chow", "pong", "kong", "concealed_kong", "added_kong",
     "win_self_drawn", "win_discard", "win_robbed_kong", "wall_empty", "pay_win", "last_tile", "pass", "decline_win",
+    "flower_draw", "flower_replacement", "deal_replacement",
 )
 assert len(EVENT_NAMES) == len(engine.EVENT_NAMES) and EVENT_NAMES[engine.EV_PAY_WIN] == "pay_win"
-# The events after which the engine's turn counter has moved on (a decision's observation.turn): a tile drawn
-# from the front or the back, and a claim. A drawn flower is logged as a draw or replacement too but does not
-# move the counter (its replacement does), so a reader recounting turns skips the rows whose tile is a flower.
+assert EVENT_NAMES[engine.EV_DEAL_REPLACEMENT] == "deal_replacement"
+# The events after which the engine's turn counter has moved on (a decision's observation.turn): a suit or
+# honour tile drawn in play from the front or the back, and a claim. A flower drawn in play (`flower_draw`,
+# `flower_replacement`) does not move it, nor does any tile replacing the deal's flowers (`deal_replacement`):
+# the counter starts at 1 on the dealer's first turn.
 TURN_EVENTS = frozenset({"draw", "replacement", "chow", "pong", "kong"})
 
 

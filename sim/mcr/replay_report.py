@@ -21,6 +21,9 @@ WINS = {
     engine.EV_WIN_ROBBED_KONG: "robs the kong: wins on",
 }
 WIND_NAMES = ("东", "南", "西", "北")
+# Every event that gives a seat a tile from the wall after the deal, flowers and the deal's replacements included.
+DRAWS = (engine.EV_DRAW, engine.EV_REPLACEMENT, engine.EV_FLOWER_DRAW, engine.EV_FLOWER_REPLACEMENT,
+         engine.EV_DEAL_REPLACEMENT)
 
 
 class _Table:
@@ -87,9 +90,9 @@ def format_deal(log: engine.DealLog, ruleset: Ruleset, players, seed: int, pendi
             order = [(dealer + step) % engine.SEATS for step in range(engine.SEATS)]
             lines += ["", "dealt:"] + [f"  {names[s]}: {table.hand(s)}" for s in order] + [""]
         who = f"seat {seat}"
-        if code in (engine.EV_DRAW, engine.EV_REPLACEMENT):
+        if code in DRAWS:
             table.receive(seat, tile)
-            how = "draws" if code == engine.EV_DRAW else "draws from the back"
+            how = "draws" if code in (engine.EV_DRAW, engine.EV_FLOWER_DRAW) else "draws from the back"
             lines.append(f"{who} {how} {tile_name(tile)}{' (a flower: set aside)' if tile >= FIRST_FLOWER else ''}")
         elif code == engine.EV_DISCARD:
             table.hands[seat, tile] -= 1

@@ -13,10 +13,11 @@ What a log does not show, and why the replay's answer to it is still the player'
 
 - a claim or a rob with a choice that the seat let go is a `pass` row; one the log
   does not answer was a pong or kong overruled by another seat's win on the same discard (一炮多响 rules:
-  every win beats a claim), or, in a log without `pass` rows, may have been passed. The engine logs no
-  overruled claim; it differs from a pass only in that a pass of a pong the seat could make forbids it that
-  kind's pong until it acts again (过手碰). The replay therefore answers an unanswered claim on a discard
-  another seat won with the pong (or kong) where one is legal: if the player had passed instead, it was
+  every win beats a claim), in 国标 also a chow overruled by another seat's pong or kong, or, in a log
+  without `pass` rows, may have been passed. The engine logs no overruled claim; it differs from a pass
+  only in that a pass of a pong the seat could make forbids it that kind's pong until it acts again (过手碰)
+  and that a pass is logged. The replay therefore answers an unanswered claim on a discard another seat
+  won or claimed with the pong, kong or chow where one is legal: if the player had passed instead, it was
   never offered that pong again before acting, so the log shows no such pong either way, and every later
   decision the engine asks is answered the same;
 - decisions with one legal action are not asked, so the log's forced moves (a locked ready hand's discard,
@@ -70,7 +71,9 @@ ANSWERS = {
     "pass": (None, PASS),
 }
 READY_EVENTS = ("ready", "heavenly_ready", "declare_ready")  # 报听 / 天听 / 报叫: right after a discard, or at the deal
-OVERRULED_CLAIMS = (PONG, KONG)  # a claim a win on the same discard overrules, in the order the replay tries them
+# A claim overruled by a higher answer to the same discard (a win, or in 国标 a pong or kong over a chow), in
+# the order the replay tries them; a chow is tried on each run the discard fits, lowest first.
+OVERRULED_CLAIMS = (PONG, KONG, CHOW)
 
 
 class LogMismatch(RuntimeError):
@@ -144,7 +147,8 @@ class _DealAnswers:
         self.exchanges = {}
         self.voids = {}
         self.opening_ready = set()
-        self.won_discards = set()  # (turn, tile) of each discard some seat won
+        self.taken_discards = set()  # (turn, tile) of each discard some seat won or claimed
+        discarded = NO_TILE
         for row, name in enumerate(names):
             seat, tile, turn = seats[row], tiles[row], turns[row]
             if name in ANSWERS:
@@ -156,8 +160,10 @@ class _DealAnswers:
                 if code == DISCARD and row + 1 < len(names) and names[row + 1] in READY_EVENTS and seats[row + 1] == seat:
                     code = DISCARD_READY
                 self.answers.setdefault((decision, seat, turn), []).append((code, tile))
-                if name == "win_discard":
-                    self.won_discards.add((turn, tile))
+                if name == "discard":
+                    discarded = tile
+                elif name in ("win_discard", "chow", "pong", "kong"):
+                    self.taken_discards.add((turn, discarded))
             elif name in READY_EVENTS:
                 after_discard = row > 0 and names[row - 1] == "discard" and seats[row - 1] == seat
                 if not after_discard:
@@ -183,11 +189,13 @@ class _DealAnswers:
                 if action is None:
                     raise self._mismatch(observation, f"the log answers {_text(code, tile)}, which is not legal here")
                 return action
-            if decision == "claim" and (turn, observation.tile) in self.won_discards:
+            if decision == "claim" and (turn, observation.tile) in self.taken_discards:
+                offered = observation.tile
                 for code in OVERRULED_CLAIMS:
-                    action = _legal(code, observation.tile, legal)
-                    if action is not None:
-                        return action
+                    for tile in (offered - 2, offered - 1, offered) if code == CHOW else (offered,):
+                        action = _legal(code, tile, legal) if tile >= 0 else None
+                        if action is not None:
+                            return action
             return self._pass(observation)
         if decision == "opening ready":
             if seat in self.opening_ready:

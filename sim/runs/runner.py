@@ -112,6 +112,14 @@ def check_seats(ruleset, seats: int) -> None:
         raise RunError(f"{ruleset.id} is played by {allowed} players, not {seats}")
 
 
+def check_sessions(ruleset, session_length: int) -> None:
+    """A RunError when the ruleset's family deals no sessions (its engine's PLAYS_SESSIONS is False: in 国标 the
+    deal's number places it in its match) and a session length is given."""
+    if session_length and not getattr(family_of(ruleset).engine, "PLAYS_SESSIONS", True):
+        raise RunError(f"{ruleset.id}: the dealer and the winds follow the deal's place in its match, so there are "
+                       f"no sessions; give no --session-length (or 0), not {session_length}")
+
+
 def seated_players(ruleset, texts=None):
     """The players of a run, one per seat (texts: a list or one string `A,B[,...]`; None: greedy in every
     seat of the ruleset's default table); the ruleset says how many seats it allows."""
@@ -296,6 +304,7 @@ def run(config: RunConfig, directory: Path, workers: int = 0, resume: bool = Fal
     (sim.core.decision_logs, read by ``sim.rl.decisions``), listed in the manifest likewise."""
     config.check()
     ruleset = load_ruleset(config.ruleset)
+    check_sessions(ruleset, config.session_length)
     players = seated_players(ruleset, config.players)
     decision_seats = tuple(sorted(set(decision_seats)))
     if decision_seats and "decision_seats" not in inspect.signature(family_of(ruleset).engine.play).parameters:
