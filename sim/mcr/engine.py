@@ -1107,7 +1107,7 @@ class _DealEvents:
     draw), draws, flowers, discards, claims (a pong or chow with the discard that follows it), kongs and the
     win. The wall, passes, declined wins and payments are not events of the protocol."""
 
-    _DEALING = (EV_WALL, EV_DEAL, EV_REPLACEMENT, EV_LAST_TILE)
+    _DEALING = (EV_WALL, EV_DEAL, EV_DEAL_REPLACEMENT, EV_LAST_TILE)
 
     def __init__(self):
         self.read_rows = 0  # rows of the log already read
@@ -1117,8 +1117,8 @@ class _DealEvents:
 
     def read(self, events, dealer: int, round_wind: int) -> tuple[list, str | None]:
         """The events of the rows logged since the last call, and why the deal cannot be told further in the
-        protocol (None while it can): a seat that kongs after its pong or chow, before discarding, which
-        mjsim's table allows and Botzone's does not."""
+        protocol (None while it can): a seat that does anything but discard after its pong or chow, which
+        neither table allows (a guard: the protocol's claim answer carries its discard)."""
         count = int(events[0, 0])
         rows = events[1 + self.read_rows : 1 + count].tolist()
         self.read_rows = count
@@ -1143,7 +1143,7 @@ class _DealEvents:
                 else:
                     found.append(botzone_protocol.Chowed(seat, low + 1, tile))
                 continue
-            if code in (EV_DRAW, EV_REPLACEMENT):
+            if code in (EV_DRAW, EV_REPLACEMENT, EV_FLOWER_DRAW, EV_FLOWER_REPLACEMENT):
                 if tile >= FIRST_FLOWER:
                     found.append(botzone_protocol.ReplacedFlower(seat, tile))
                 else:
@@ -1168,7 +1168,7 @@ class _DealEvents:
         tile of play is its 14th, which the protocol sends as its first draw."""
         tiles, flowers = [[] for _ in range(SEATS)], [[] for _ in range(SEATS)]
         for code, seat, tile, _ in rows:
-            if code in (EV_DEAL, EV_REPLACEMENT):
+            if code in (EV_DEAL, EV_DEAL_REPLACEMENT):
                 (flowers if tile >= FIRST_FLOWER else tiles)[seat].append(tile)
         fourteenth = tiles[dealer].pop()
         return [botzone_protocol.Dealt(dealer, round_wind, tuple(map(tuple, tiles)), tuple(map(tuple, flowers))),
