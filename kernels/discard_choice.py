@@ -35,7 +35,7 @@ from numba import njit
 from kernels.integers import bit_count, smaller
 from kernels.shanten import _BIG, _combine, _seven_pairs_from_tally, _split_cost, _ukeire_one
 from kernels.tables import MAX_SETS
-from kernels.tiles import HONOR_START, N_KINDS, PIN_START, SOU_START
+from kernels.tiles import N_KINDS
 
 N_COLUMNS = 2 * (MAX_SETS + 1)
 GROUPS = 4

@@ -31,6 +31,8 @@ from sim.core.actions import (
     encode,
 )
 from sim.core.random_streams import random_below
+from sim.mcr.botzone.seat import PREFIX as BOTZONE_PREFIX
+from sim.mcr.botzone.seat import BotzoneSeat
 from sim.mcr.table import (
     N_MELDS,
     added_kong_legal,
@@ -42,8 +44,6 @@ from sim.mcr.table import (
     shanten,
     unseen_counts,
 )
-from sim.mcr.botzone.seat import PREFIX as BOTZONE_PREFIX
-from sim.mcr.botzone.seat import BotzoneSeat
 from sim.players.player_text import parse_player_text
 
 RANDOM, GREEDY = 0, 1

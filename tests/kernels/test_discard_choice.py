@@ -5,7 +5,6 @@ complete (fixed seeds), and against the shanten kernels' own discard and ukeire 
 
 import numba
 import numpy as np
-import pytest
 from conftest import near_complete_hands, random_hands
 
 import kernels

@@ -12,7 +12,7 @@ from sim.core.rooms import Room, load_rooms
 from sim.core.ruleset import RULESET_DIR, load_ruleset
 from sim.families import FAMILIES, family_of
 from sim.mcr import money
-from sim.runs.runner import RunConfig, run, shard_path
+from sim.runs.runner import RunConfig, run
 
 PLAYERS = ("greedy", "random", "greedy", "random")
 UNITS = Room("units", stake=1, fee=0, min_entry=0, max_entry=0)
