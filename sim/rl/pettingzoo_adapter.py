@@ -40,8 +40,6 @@ class MahjongAECEnv(AECEnv):
         opponents = {} if opponents is None else opponents
         self.render_mode = checked_render_mode(render_mode)
         self.table = LearningTable(ruleset, opponents, n_seats, stake, fee, oracle, illegal_reward)
-        if not self.table.agent_seats:
-            raise ValueError("every seat is an opponent: leave at least one seat to the agents")
         self.metadata = {**type(self).metadata, "name": f"mjsim_{self.table.ruleset.id}_v0"}
         self.possible_agents = [agent_name(seat) for seat in self.table.agent_seats]
         self._seats = dict(zip(self.possible_agents, self.table.agent_seats, strict=True))

@@ -110,9 +110,11 @@ def test_bench_json_reports_rates_and_ratios(mjsim):
     assert code == 0
     deals = results["deals"]["rulesets"]
     assert set(deals) == {"erren", "erren-classic", "erren-challenge", "liangmen-xuezhan", "sanren-liangfang (3 seats)",
-                          "sanren-liangfang (2 seats)"}
+                          "sanren-liangfang (2 seats)", "mcr"}
     assert all(rate > 0 for rates in deals.values() for rate in rates.values())
     assert set(deals["erren"]) == {"random,random", "greedy,greedy", "value,value", "defensive,defensive", "ev,greedy"}
+    # each table plays the heuristics its family offers: MCR seats random and greedy only
+    assert set(deals["mcr"]) == {"random,random,random,random", "greedy,greedy,greedy,greedy", "ev,greedy,greedy,greedy"}
     assert {"greedy,greedy,greedy,greedy", "ev,greedy,greedy,greedy"} <= set(deals["liangmen-xuezhan"])
     users = results["deals"]["user_players"]
     assert set(users) == {"greedy v greedy", "Python FirstLegal v greedy", "ev v greedy (built-in, numba interface)",

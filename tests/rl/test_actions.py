@@ -125,5 +125,5 @@ def test_gymnasium_opponents_must_name_every_other_seat():
         sim.rl.gymnasium_env("liangmen-xuezhan", opponents={1: "greedy", 3: "greedy"})
     with pytest.raises(ValueError, match="seat 0 is the learner's"):
         sim.rl.gymnasium_env("erren", opponents={0: "greedy", 1: "greedy"})
-    with pytest.raises(ValueError, match="every seat is an opponent"):
+    with pytest.raises(ValueError, match="opponents fill all 2 seats: leave at least one seat to the agent"):
         sim.rl.pettingzoo_env("erren", opponents={0: "greedy", 1: "greedy"})

@@ -243,7 +243,10 @@ def mcr_deal_luck(ruleset, events, names, round_wind, kernels=naive):
     sums = np.zeros((4, len(FEATURES)))
     table = [_Seat() for _ in range(4)]
     visible = np.zeros(N_KINDS, np.int64)
-    rows = [(names[row[0]], int(row[1]), int(row[2])) for row in events]
+    # a flower drawn or replaced in play, and a replacement while the deal's flowers are replaced, have rows of
+    # their own (they do not move the turn counter); the luck reads them as the draws they are
+    same_as = {"draws a flower": "draw", "replacement is a flower": "replacement", "replacement at the deal": "replacement"}
+    rows = [(same_as.get(names[row[0]], names[row[0]]), int(row[1]), int(row[2])) for row in events]
     remaining = Counter(tile for name, _, tile in rows if name == "wall tile")
     dealer = next(seat for name, seat, _ in rows if name == "deal")
 
