@@ -275,7 +275,7 @@ def _wind_flags(seat, table):
     return (seat_wind(seat, table) << SEAT_WIND_SHIFT) | (table[ROUND_WIND] << ROUND_WIND_SHIFT)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def _win_total(seat, tile, flags, in_hand, state, rules, work):
     """The fan total (flowers aside) of the seat's win on `tile` in context `flags`, or NOT_A_WIN when the
     hand is not complete; `in_hand`: the tile is already in the seat's hand (a self-draw)."""
@@ -310,10 +310,11 @@ def _may_win(total, rules):
 # do in the money (F = fans + flowers).
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def _draw_in_play(seat, from_back, wall, rules, state, work, events):
     """``_draw`` during play (the opening's flower replacements are not measured): the luck of the tile kept is
-    added to the seat's when luck is measured (sim.core.draw_luck)."""
+    added to the seat's when luck is measured (sim.core.draw_luck). Inlined: a call would copy the tuples of
+    arrays on every draw, for the luck that most runs do not measure."""
     table = state.table
     first, last = table[WALL_FRONT], table[WALL_BACK]
     tile, source = _draw(seat, from_back, False, wall, state, events)
@@ -426,8 +427,10 @@ def _check_table(state, wall, rules, actor, counts):
     return NO_VIOLATION
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def _check(state, wall, rules, actor, work, record, events, validate):
+    """The validating mode's checks after an action (inlined: out of that mode, a call would only copy the
+    tuples of arrays)."""
     if validate:
         _note(record, _check_table(state, wall, rules, actor, work.check_counts))
         if events[0, 0] >= events.shape[0] - 1:

@@ -12,11 +12,12 @@ discard). A player reads only its own hand, the discards and exposed melds, and 
 Decisions return (action, new random-stream state).
 """
 
+import numpy as np
 from numba import njit
 
 from kernels.discard_choice import UKEIRE, distances_after_discard, tied_ukeire
 from kernels.integers import larger
-from kernels.tiles import HONOR_START, N_KINDS, SUIT_SIZE
+from kernels.tiles import COPIES_PER_KIND, HONOR_START, MELD_PONG, N_KINDS, SUIT_SIZE
 from sim.core.actions import (
     ADDED_KONG,
     CHOW,
@@ -79,7 +80,7 @@ def _random_action(state, rules, work, rng):
     return work.legal[pick], rng
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)  # one call site; the call would copy three tuples of arrays
 def _best_discard(seat, state, rules, work):
     """(kind, distance after it): the greedy discard of a 3k+2 hand, ties by ukeire over the unseen tiles."""
     hand = state.hands[seat]
@@ -104,6 +105,21 @@ def _best_discard(seat, state, rules, work):
     return chosen, best
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def _kong_candidates(seat, state):
+    """The kinds (bits) the seat might kong from its own tiles: four held, or one held beside its pong of the
+    kind. Which of them it may kong now is for concealed_kong_legal and added_kong_legal to say."""
+    hand, melds = state.hands[seat], state.melds
+    candidates = np.int64(0)
+    for kind in range(N_KINDS):
+        candidates |= np.int64(hand[kind] == COPIES_PER_KIND) << kind  # no branch: it would rarely be taken
+    for index in range(state.table[N_MELDS + seat]):
+        if melds[seat, index, 0] == MELD_PONG:
+            kind = melds[seat, index, 1]
+            candidates |= np.int64(hand[kind] > 0) << kind
+    return candidates
+
+
 @njit(cache=True, _nrt=False)
 def turn_action(kind, parameters, seat, win_allowed, state, rules, work, rng):
     """The seat's own-turn action with 3k+2 tiles: WIN, a kong, or DISCARD. Returns (action, stream state)."""
@@ -114,7 +130,12 @@ def turn_action(kind, parameters, seat, win_allowed, state, rules, work, rng):
     hand = state.hands[seat]
     n_melds = state.table[N_MELDS + seat]
     discard, best = _best_discard(seat, state, rules, work)
+    candidates = _kong_candidates(seat, state)
+    if candidates == 0:  # most turns: the kinds need not be tried one by one
+        return encode(DISCARD, discard), rng
     for tile in range(N_KINDS):
+        if not (candidates >> tile) & 1:
+            continue
         if concealed_kong_legal(seat, tile, state):
             hand[tile] -= 4
             keeps = shanten(hand, n_melds + 1, rules, work.shanten_scratch) + 1 <= best
@@ -130,7 +151,7 @@ def turn_action(kind, parameters, seat, win_allowed, state, rules, work, rng):
     return encode(DISCARD, discard), rng
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def _distance_after_meld(seat, tile, low, taken, state, rules, work):
     """The best distance (shanten + 1) after melding the discard `tile` with the held tiles of the meld that
     starts at `low` (`taken` of `tile` for a pong; a chow takes the other two of low..low+2) and discarding:
