@@ -34,6 +34,7 @@ from kernels.fan_ids import (
     SELF_DRAWN_FLAG,
     Fan,
 )
+from kernels.fans import fan_rows
 from kernels.tables import load_tables
 from kernels.tiles import (
     HONOR_START,
@@ -91,11 +92,7 @@ def new_work():
 @njit(cache=True, inline="always", _nrt=False)
 def _put(work, fan, value):
     """Set a fan of the reading being scored to `value` (> 0), listing it if it was absent."""
-    if work[FANS_ROW, fan] == 0:
-        length = work[FANS_LIST_ROW, 0] + 1
-        work[FANS_LIST_ROW, 0] = length
-        work[FANS_LIST_ROW, length] = fan
-    work[FANS_ROW, fan] = value
+    fan_rows.put(work, FANS_ROW, FANS_LIST_ROW, fan, value)
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -104,27 +101,9 @@ def _add(work, fan, amount):
 
 
 @njit(cache=True, _nrt=False)
-def _clear_fans(work, row, list_row):
-    for index in range(1, work[list_row, 0] + 1):
-        work[row, work[list_row, index]] = 0
-    work[list_row, 0] = 0
-
-
-@njit(cache=True, _nrt=False)
-def _copy_fans(work, row, list_row, to_row, to_list_row):
-    _clear_fans(work, to_row, to_list_row)
-    length = work[list_row, 0]
-    for index in range(1, length + 1):
-        fan = work[list_row, index]
-        work[to_list_row, index] = fan
-        work[to_row, fan] = work[row, fan]
-    work[to_list_row, 0] = length
-
-
-@njit(cache=True, _nrt=False)
 def _start_reading(work):
     """Reset the reading's fans to the context fans (those that do not depend on the reading)."""
-    _copy_fans(work, CONTEXT_ROW, CONTEXT_LIST_ROW, FANS_ROW, FANS_LIST_ROW)
+    fan_rows.copy(work, CONTEXT_ROW, CONTEXT_LIST_ROW, FANS_ROW, FANS_LIST_ROW)
 
 
 # ------------------------------------------------------------------------------- chow combinations
@@ -628,7 +607,7 @@ def _regular_fans(work, n_melds, pair, win, self_drawn, hog_kinds, n_kongs):
 
 @njit(cache=True, _nrt=False)
 def _keep_best(work, total):
-    _copy_fans(work, FANS_ROW, FANS_LIST_ROW, BEST_ROW, BEST_LIST_ROW)
+    fan_rows.copy(work, FANS_ROW, FANS_LIST_ROW, BEST_ROW, BEST_LIST_ROW)
     return total
 
 
@@ -644,8 +623,8 @@ def _score_hand(concealed, melds, n_melds, win, flags, flowers, values, priority
         work[STANDING_ROW, kind] = concealed[kind]
         work[MELD_TILES_ROW, kind] = 0
     work[STANDING_ROW, win] += 1
-    _clear_fans(work, FANS_ROW, FANS_LIST_ROW)
-    _clear_fans(work, BEST_ROW, BEST_LIST_ROW)
+    fan_rows.clear(work, FANS_ROW, FANS_LIST_ROW)
+    fan_rows.clear(work, BEST_ROW, BEST_LIST_ROW)
     n_kongs = 0
     claimed = 0
     for index in range(n_melds):
@@ -710,7 +689,7 @@ def _score_hand(concealed, melds, n_melds, win, flags, flowers, values, priority
             else:
                 honours += 1
     _hand_traits(work, wan_ranks, honours > 0)
-    _copy_fans(work, FANS_ROW, FANS_LIST_ROW, CONTEXT_ROW, CONTEXT_LIST_ROW)
+    fan_rows.copy(work, FANS_ROW, FANS_LIST_ROW, CONTEXT_ROW, CONTEXT_LIST_ROW)
 
     best_total = NOT_A_WIN
     seven_pairs_form = False

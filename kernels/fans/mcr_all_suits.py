@@ -40,6 +40,7 @@ from kernels.fan_ids import (
     WIND_FIELD_MASK,
     Fan,
 )
+from kernels.fans import fan_rows
 from kernels.tiles import (
     HONOR_START,
     MELD_CHOW,
@@ -128,35 +129,13 @@ def new_work():
 
 @njit(cache=True, inline="always", _nrt=False)
 def _put(work, fan, value):
-    """Set a fan of the reading being scored to `value`, listing it if it was absent."""
-    if work[FANS_ROW, fan] == 0:
-        length = work[FANS_LIST_ROW, 0] + 1
-        work[FANS_LIST_ROW, 0] = length
-        work[FANS_LIST_ROW, length] = fan
-    work[FANS_ROW, fan] = value
+    """Set a fan of the reading being scored to `value` (> 0), listing it if it was absent."""
+    fan_rows.put(work, FANS_ROW, FANS_LIST_ROW, fan, value)
 
 
 @njit(cache=True, inline="always", _nrt=False)
 def _add(work, fan, amount):
     _put(work, fan, work[FANS_ROW, fan] + amount)
-
-
-@njit(cache=True, _nrt=False)
-def _clear_fans(work, row, list_row):
-    for index in range(1, work[list_row, 0] + 1):
-        work[row, work[list_row, index]] = 0
-    work[list_row, 0] = 0
-
-
-@njit(cache=True, _nrt=False)
-def _copy_fans(work, row, list_row, to_row, to_list_row):
-    _clear_fans(work, to_row, to_list_row)
-    length = work[list_row, 0]
-    for index in range(1, length + 1):
-        fan = work[list_row, index]
-        work[to_list_row, index] = fan
-        work[to_row, fan] = work[row, fan]
-    work[to_list_row, 0] = length
 
 
 # ------------------------------------------------------------------------------- tile codes
@@ -522,7 +501,7 @@ def _finish_reading(work, n_sets, seat_wind, round_wind, values, priority, exclu
 
 @njit(cache=True, _nrt=False)
 def _keep_best(work, total):
-    _copy_fans(work, FANS_ROW, FANS_LIST_ROW, BEST_ROW, BEST_LIST_ROW)
+    fan_rows.copy(work, FANS_ROW, FANS_LIST_ROW, BEST_ROW, BEST_LIST_ROW)
     return total
 
 
@@ -744,7 +723,7 @@ def _trait_fans(work, held):
 
 @njit(cache=True, _nrt=False)
 def _start_reading(work, row, list_row):
-    _copy_fans(work, row, list_row, FANS_ROW, FANS_LIST_ROW)
+    fan_rows.copy(work, row, list_row, FANS_ROW, FANS_LIST_ROW)
 
 
 # ------------------------------------------------------------------------------- irregular forms
@@ -1279,8 +1258,8 @@ def score_hand_all_suits(concealed, melds, n_melds, win, flags, flowers, values,
     work[STANDING_ROW, win] += 1
     if tiles + 3 * n_melds != 13:
         return NOT_A_WIN
-    _clear_fans(work, FANS_ROW, FANS_LIST_ROW)
-    _clear_fans(work, BEST_ROW, BEST_LIST_ROW)
+    fan_rows.clear(work, FANS_ROW, FANS_LIST_ROW)
+    fan_rows.clear(work, BEST_ROW, BEST_LIST_ROW)
     for index in range(n_melds):
         kind, first = melds[index, 0], melds[index, 1]
         if kind == MELD_CHOW:
@@ -1293,7 +1272,7 @@ def score_hand_all_suits(concealed, melds, n_melds, win, flags, flowers, values,
     seat_wind = (flags >> SEAT_WIND_SHIFT) & WIND_FIELD_MASK
     round_wind = (flags >> ROUND_WIND_SHIFT) & WIND_FIELD_MASK
     _context_fans(work, n_melds, melds, win, flags, flowers)
-    _copy_fans(work, FANS_ROW, FANS_LIST_ROW, CONTEXT_ROW, CONTEXT_LIST_ROW)
+    fan_rows.copy(work, FANS_ROW, FANS_LIST_ROW, CONTEXT_ROW, CONTEXT_LIST_ROW)
     held = 0  # bit k: the hand holds kind k, concealed or in a meld
     standing_kinds = 0  # bit k: the concealed tiles hold kind k
     hog_kinds = 0
@@ -1310,7 +1289,7 @@ def score_hand_all_suits(concealed, melds, n_melds, win, flags, flowers, values,
         hog_kinds += in_all == 4
         odd_kinds += standing & 1
     _trait_fans(work, held)
-    _copy_fans(work, FANS_ROW, FANS_LIST_ROW, TRAITS_ROW, TRAITS_LIST_ROW)
+    fan_rows.copy(work, FANS_ROW, FANS_LIST_ROW, TRAITS_ROW, TRAITS_LIST_ROW)
 
     best_total = NOT_A_WIN
     after_seven_pairs = False

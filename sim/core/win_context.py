@@ -72,8 +72,9 @@ WIND_KEYS = ("seat_wind", "round_wind")
 
 
 def refuse_winds(context: WinContext, ruleset: Ruleset) -> None:
-    """Only MCR scores the seat and round winds: elsewhere a context naming a wind other than the default east
-    would be ignored without a word, so it is refused."""
+    """For a family whose evaluator does not score the seat and round winds (all but MCR: its scoring module's
+    ``SCORES_WINDS``): a context naming a wind other than the default east would be ignored without a word,
+    so it is refused (``sim.families.scoring``)."""
     if (context.seat_wind, context.round_wind) != ("east", "east"):
         raise ScoringError(f"{ruleset.id} does not score the seat and round winds (门风, 圈风); only MCR rulesets do")
 

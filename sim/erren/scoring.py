@@ -12,7 +12,7 @@ from kernels.fans.mcr import score_many as score_kernel
 from kernels.tiles import N_FLOWERS
 from sim.core.notation import Hand
 from sim.core.ruleset import Ruleset
-from sim.core.win_context import ScoringError, WinContext, kernel_inputs, refuse_winds
+from sim.core.win_context import ScoringError, WinContext, kernel_inputs
 
 
 @dataclass(frozen=True)
@@ -84,7 +84,6 @@ def check_special_wins(hand: Hand, context: WinContext, ruleset: Ruleset) -> Non
 def check(hand: Hand, win: int, context: WinContext, ruleset: Ruleset) -> int:
     if context.extra_draw or context.bonus:
         raise ScoringError(f"extra draws and bonus tiles are part of erren-challenge, not of {ruleset.id}")
-    refuse_winds(context, ruleset)
     if context.discard_after_kong:
         raise ScoringError(f"杠上炮 (discard after a kong) is not a fan of {ruleset.id}")
     if hand.flowers and context.flowers:

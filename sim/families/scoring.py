@@ -11,7 +11,8 @@ package's ``scoring`` module (``sim.erren.scoring``, ``sim.xuezhan.scoring``): `
 ruleset)``, the context checks only that family makes (returning the flower count), and ``score_rows(rows,
 ruleset)``, one call of its fan evaluator over checked rows, giving each row's result (a ``Score`` with
 fans, total and minimum; a ``XuezhanScore`` with the value each payer pays before and after the cap) or
-None where the tiles are not a complete hand.
+None where the tiles are not a complete hand. A family whose evaluator scores the seat and round winds says
+so with ``SCORES_WINDS = True`` there (MCR); for the others a context naming a wind is refused here.
 """
 
 from sim.core.notation import Hand, NotationError
@@ -24,6 +25,7 @@ from sim.core.win_context import (  # noqa: F401  (bonus_kinds, parse_scoring_in
     check_tiles,
     not_a_win,
     parse_scoring_input,
+    refuse_winds,
 )
 from sim.families import family_of
 
@@ -35,7 +37,10 @@ def _family_scoring(ruleset: Ruleset):
 def _check(hand: Hand, win: int, context: WinContext, ruleset: Ruleset) -> int:
     """Raise ScoringError for anything the kernel cannot judge; return the flower count."""
     check_tiles(hand, win, ruleset)
-    return _family_scoring(ruleset).check(hand, win, context, ruleset)
+    family_scoring = _family_scoring(ruleset)
+    if not getattr(family_scoring, "SCORES_WINDS", False):
+        refuse_winds(context, ruleset)
+    return family_scoring.check(hand, win, context, ruleset)
 
 
 def _scores(rows: list[tuple[Hand, int, WinContext, int]], ruleset: Ruleset) -> list:

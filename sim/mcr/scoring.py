@@ -2,9 +2,10 @@
 the batch scorer over ``kernels.fans.mcr_all_suits`` (every MCR shape, the 81 fans and their exclusions), and
 the result with its fans, total and minimum (起和, flowers not counted).
 
-The win context of `mjsim score` names no winds, so a hand is scored as the east seat in the east round, the
-winds of the first deal of a match (the evaluator's wind fields at 0: ``kernels.fan_ids``): a pong of 1z is
-门风刻 and 圈风刻, and another wind's pong neither.
+The win context names the winner's seat wind and the round wind (`mjsim score --seat-wind/--round-wind`; east
+and east by default, the winds of a match's first deal): a pong of the seat's wind is 门风刻, of the round's
+圈风刻. The only family whose evaluator scores winds, it says so (``SCORES_WINDS``, read by
+``sim.families.scoring``).
 """
 
 from dataclasses import dataclass
@@ -15,6 +16,8 @@ from kernels.tiles import N_FLOWERS
 from sim.core.notation import Hand
 from sim.core.ruleset import Ruleset
 from sim.core.win_context import ScoringError, WinContext, kernel_inputs
+
+SCORES_WINDS = True  # 门风刻 and 圈风刻: the context's winds are scored, not refused
 
 
 @dataclass(frozen=True)

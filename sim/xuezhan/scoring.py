@@ -8,7 +8,7 @@ from kernels.fan_ids import Fan
 from kernels.fans import xuezhan as xuezhan_fans
 from sim.core.notation import Hand, MeldKind
 from sim.core.ruleset import Ruleset
-from sim.core.win_context import ScoringError, WinContext, kernel_inputs, refuse_winds
+from sim.core.win_context import ScoringError, WinContext, kernel_inputs
 
 
 @dataclass(frozen=True)
@@ -62,7 +62,6 @@ class XuezhanScore:
 def check(hand: Hand, win: int, context: WinContext, ruleset: Ruleset) -> int:
     if context.extra_draw or context.bonus:
         raise ScoringError(f"extra draws and bonus tiles are part of erren-challenge, not of {ruleset.id}")
-    refuse_winds(context, ruleset)
     if any(meld.kind == MeldKind.CHOW for meld in hand.melds):
         raise ScoringError(f"{ruleset.id} has no chows (血战: pong and kong only)")
     if hand.flowers or context.flowers:

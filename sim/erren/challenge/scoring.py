@@ -13,7 +13,7 @@ from kernels.fans.challenge import LIMITS, NOT_A_WIN, POINTS, TOTAL, UNCAPPED, s
 from kernels.tiles import COPIES_PER_KIND, N_KINDS
 from sim.core.notation import Hand, tile_name
 from sim.core.ruleset import Ruleset
-from sim.core.win_context import ScoringError, WinContext, kernel_inputs, refuse_winds
+from sim.core.win_context import ScoringError, WinContext, kernel_inputs
 from sim.erren.scoring import check_special_wins, fan_lines
 
 
@@ -53,7 +53,6 @@ def check(hand: Hand, win: int, context: WinContext, ruleset: Ruleset) -> int:
     """The context checks of 004's game; returns 0 (it has no flowers: 花牌 are the face-up bonus tiles)."""
     if hand.flowers or context.flowers:
         raise ScoringError(f"{ruleset.id} has no flower tiles; its 花牌 are the face-up bonus tiles (--bonus)")
-    refuse_winds(context, ruleset)
     for name, words in (("fourth_tile", "和绝张"), ("discard_after_kong", "杠上炮")):
         if getattr(context, name):
             raise ScoringError(f"{words} is not part of {ruleset.id}")
